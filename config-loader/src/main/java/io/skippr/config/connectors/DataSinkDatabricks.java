@@ -1,0 +1,63 @@
+// Generated from the connector catalog by scripts/generate; do not edit.
+package io.skippr.config.connectors;
+
+import io.skippr.config.Connector;
+import io.skippr.config.EnvRef;
+import io.skippr.config.catalog.Role;
+
+/** Databricks data sink: Loads Delta tables through a Databricks SQL warehouse. */
+public final class DataSinkDatabricks extends Connector<DataSinkDatabricks> {
+    public DataSinkDatabricks() {
+        super(Role.DATA_SINK, "Databricks");
+    }
+
+    /** Workspace host name. Required. */
+    public DataSinkDatabricks serverHostname(String value) {
+        return set("server_hostname", value);
+    }
+
+    /** Workspace host name. Required. From an environment variable. */
+    public DataSinkDatabricks serverHostname(EnvRef value) {
+        return set("server_hostname", value);
+    }
+
+    /** HTTP path of the SQL warehouse. Required. */
+    public DataSinkDatabricks httpPath(String value) {
+        return set("http_path", value);
+    }
+
+    /** HTTP path of the SQL warehouse. Required. From an environment variable. */
+    public DataSinkDatabricks httpPath(EnvRef value) {
+        return set("http_path", value);
+    }
+
+    /** Personal access token. Required. Secret: prefer an EnvRef. */
+    public DataSinkDatabricks accessToken(String value) {
+        return set("access_token", value);
+    }
+
+    /** Personal access token. Required. Secret: prefer an EnvRef. From an environment variable. */
+    public DataSinkDatabricks accessToken(EnvRef value) {
+        return set("access_token", value);
+    }
+
+    /** Unity Catalog catalog. Default: main. */
+    public DataSinkDatabricks catalog(String value) {
+        return set("catalog", value);
+    }
+
+    /** Unity Catalog catalog. Default: main. From an environment variable. */
+    public DataSinkDatabricks catalog(EnvRef value) {
+        return set("catalog", value);
+    }
+
+    /** Schema the tables are created in. Default: default. */
+    public DataSinkDatabricks schema(String value) {
+        return set("schema", value);
+    }
+
+    /** Schema the tables are created in. Default: default. From an environment variable. */
+    public DataSinkDatabricks schema(EnvRef value) {
+        return set("schema", value);
+    }
+}

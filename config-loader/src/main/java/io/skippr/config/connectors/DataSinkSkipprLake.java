@@ -1,0 +1,103 @@
+// Generated from the connector catalog by scripts/generate; do not edit.
+package io.skippr.config.connectors;
+
+import io.skippr.config.Connector;
+import io.skippr.config.EnvRef;
+import io.skippr.config.catalog.Role;
+
+/** SkipprLake data sink: Writes Iceberg tables to Skippr's own lake. */
+public final class DataSinkSkipprLake extends Connector<DataSinkSkipprLake> {
+    public DataSinkSkipprLake() {
+        super(Role.DATA_SINK, "SkipprLake");
+    }
+
+    /** Warehouse location: a local folder or s3://bucket/path. Required. */
+    public DataSinkSkipprLake warehouse(String value) {
+        return set("warehouse", value);
+    }
+
+    /** Warehouse location: a local folder or s3://bucket/path. Required. From an environment variable. */
+    public DataSinkSkipprLake warehouse(EnvRef value) {
+        return set("warehouse", value);
+    }
+
+    /** JDBC URL of the Iceberg catalog (default: an embedded catalog in the warehouse). */
+    public DataSinkSkipprLake catalogUri(String value) {
+        return set("catalog_uri", value);
+    }
+
+    /** JDBC URL of the Iceberg catalog (default: an embedded catalog in the warehouse). From an environment variable. */
+    public DataSinkSkipprLake catalogUri(EnvRef value) {
+        return set("catalog_uri", value);
+    }
+
+    /** User of the catalog database. */
+    public DataSinkSkipprLake catalogUser(String value) {
+        return set("catalog_user", value);
+    }
+
+    /** User of the catalog database. From an environment variable. */
+    public DataSinkSkipprLake catalogUser(EnvRef value) {
+        return set("catalog_user", value);
+    }
+
+    /** Password of the catalog database. Secret: prefer an EnvRef. */
+    public DataSinkSkipprLake catalogPassword(String value) {
+        return set("catalog_password", value);
+    }
+
+    /** Password of the catalog database. Secret: prefer an EnvRef. From an environment variable. */
+    public DataSinkSkipprLake catalogPassword(EnvRef value) {
+        return set("catalog_password", value);
+    }
+
+    /** Iceberg namespace of the tables. Default: skippr. */
+    public DataSinkSkipprLake namespace(String value) {
+        return set("namespace", value);
+    }
+
+    /** Iceberg namespace of the tables. Default: skippr. From an environment variable. */
+    public DataSinkSkipprLake namespace(EnvRef value) {
+        return set("namespace", value);
+    }
+
+    /** Target size of data files, in MiB. Default: 128. */
+    public DataSinkSkipprLake targetFileSizeMb(long value) {
+        return set("target_file_size_mb", value);
+    }
+
+    /** Target size of data files, in MiB. Default: 128. From an environment variable. */
+    public DataSinkSkipprLake targetFileSizeMb(EnvRef value) {
+        return set("target_file_size_mb", value);
+    }
+
+    /** Compact small files after each commit. Default: false. */
+    public DataSinkSkipprLake compact(boolean value) {
+        return set("compact", value);
+    }
+
+    /** Compact small files after each commit. Default: false. From an environment variable. */
+    public DataSinkSkipprLake compact(EnvRef value) {
+        return set("compact", value);
+    }
+
+    /** S3 endpoint URL, for S3-compatible stores. */
+    public DataSinkSkipprLake s3Endpoint(String value) {
+        return set("s3_endpoint", value);
+    }
+
+    /** S3 endpoint URL, for S3-compatible stores. From an environment variable. */
+    public DataSinkSkipprLake s3Endpoint(EnvRef value) {
+        return set("s3_endpoint", value);
+    }
+
+    /** AWS region (default: from the AWS SDK's region chain). */
+    public DataSinkSkipprLake region(String value) {
+        return set("region", value);
+    }
+
+    /** AWS region (default: from the AWS SDK's region chain). From an environment variable. */
+    public DataSinkSkipprLake region(EnvRef value) {
+        return set("region", value);
+    }
+}

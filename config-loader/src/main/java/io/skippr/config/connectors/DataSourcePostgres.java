@@ -1,0 +1,104 @@
+// Generated from the connector catalog by scripts/generate; do not edit.
+package io.skippr.config.connectors;
+
+import io.skippr.config.Connector;
+import io.skippr.config.EnvRef;
+import io.skippr.config.catalog.Role;
+import java.util.List;
+
+/** PostgreSQL data source: Reads tables from a PostgreSQL database. */
+public final class DataSourcePostgres extends Connector<DataSourcePostgres> {
+    public DataSourcePostgres() {
+        super(Role.DATA_SOURCE, "Postgres");
+    }
+
+    /** PostgreSQL server host name. Required. */
+    public DataSourcePostgres host(String value) {
+        return set("host", value);
+    }
+
+    /** PostgreSQL server host name. Required. From an environment variable. */
+    public DataSourcePostgres host(EnvRef value) {
+        return set("host", value);
+    }
+
+    /** PostgreSQL server port. Default: 5432. */
+    public DataSourcePostgres port(long value) {
+        return set("port", value);
+    }
+
+    /** PostgreSQL server port. Default: 5432. From an environment variable. */
+    public DataSourcePostgres port(EnvRef value) {
+        return set("port", value);
+    }
+
+    /** Role to log in as. Required. */
+    public DataSourcePostgres user(String value) {
+        return set("user", value);
+    }
+
+    /** Role to log in as. Required. From an environment variable. */
+    public DataSourcePostgres user(EnvRef value) {
+        return set("user", value);
+    }
+
+    /** Password of the role. Secret: prefer an EnvRef. */
+    public DataSourcePostgres password(String value) {
+        return set("password", value);
+    }
+
+    /** Password of the role. Secret: prefer an EnvRef. From an environment variable. */
+    public DataSourcePostgres password(EnvRef value) {
+        return set("password", value);
+    }
+
+    /** Database to connect to. Required. */
+    public DataSourcePostgres database(String value) {
+        return set("database", value);
+    }
+
+    /** Database to connect to. Required. From an environment variable. */
+    public DataSourcePostgres database(EnvRef value) {
+        return set("database", value);
+    }
+
+    /** Schema whose tables are read. Default: public. */
+    public DataSourcePostgres schema(String value) {
+        return set("schema", value);
+    }
+
+    /** Schema whose tables are read. Default: public. From an environment variable. */
+    public DataSourcePostgres schema(EnvRef value) {
+        return set("schema", value);
+    }
+
+    /** Tables to read, by name or pattern such as orders_* (default: every table of the schema). */
+    public DataSourcePostgres tables(List<String> value) {
+        return set("tables", value);
+    }
+
+    /** Tables to read, by name or pattern such as orders_* (default: every table of the schema). */
+    public DataSourcePostgres tables(String... value) {
+        return set("tables", List.of(value));
+    }
+
+    /** Column whose growth marks new or changed rows (such as updated_at or id), for incremental syncs. */
+    public DataSourcePostgres cursorColumn(String value) {
+        return set("cursor_column", value);
+    }
+
+    /** Column whose growth marks new or changed rows (such as updated_at or id), for incremental syncs. From an environment variable. */
+    public DataSourcePostgres cursorColumn(EnvRef value) {
+        return set("cursor_column", value);
+    }
+
+    /** TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full. */
+    public DataSourcePostgres sslmode(String value) {
+        return set("sslmode", value);
+    }
+
+    /** TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full. From an environment variable. */
+    public DataSourcePostgres sslmode(EnvRef value) {
+        return set("sslmode", value);
+    }
+}

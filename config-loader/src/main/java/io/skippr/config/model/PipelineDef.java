@@ -1,0 +1,26 @@
+package io.skippr.config.model;
+
+import java.util.Optional;
+
+/**
+ * A validated pipeline. References are entry names within their sections.
+ *
+ * @param dataSink the name in {@code data_sinks}, or null when records stay in the WAL
+ * @param deadletterSink the name in {@code deadletter_sinks}, or null to discard deadletters
+ */
+public record PipelineDef(
+        String name,
+        String dataSource,
+        String dataSink,
+        String deadletterSink,
+        String writeMode,
+        Location location) {
+
+    public Optional<String> dataSinkName() {
+        return Optional.ofNullable(dataSink);
+    }
+
+    public Optional<String> deadletterSinkName() {
+        return Optional.ofNullable(deadletterSink);
+    }
+}

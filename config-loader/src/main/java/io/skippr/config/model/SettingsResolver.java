@@ -1,0 +1,141 @@
+package io.skippr.config.model;
+
+import io.skippr.config.ConfigError;
+import io.skippr.config.ConfigException;
+import io.skippr.config.Secret;
+import io.skippr.config.catalog.Field;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Resolves {@code ${VAR}} references and defaults when a run starts, never earlier. */
+public final class SettingsResolver {
+    private final Map<String, String> env;
+    private final String file;
+    private final List<ConfigError> errors = new ArrayList<>();
+
+    public SettingsResolver(Map<String, String> env, String file) {
+        this.env = env;
+        this.file = file;
+    }
+
+    /** Resolves one entry; errors are kept until {@link #throwIfErrors()}. */
+    public ResolvedSettings resolve(ConnectorEntry entry) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Field field : entry.kind().fields()) {
+            Object raw = entry.settings().get(field.name());
+            if (raw == null && field.defaultValue() != null) {
+                raw = field.defaultValue();
+            }
+            if (raw == null) {
+                continue;
+            }
+            Object value = resolveValue(entry, field, raw);
+            if (value != null) {
+                values.put(field.name(), field.isSecret() ? new Secret(value.toString()) : value);
+            }
+        }
+        return new ResolvedSettings(entry, values);
+    }
+
+    public void throwIfErrors() {
+        if (!errors.isEmpty()) {
+            throw new ConfigException(errors);
+        }
+    }
+
+    private Object resolveValue(ConnectorEntry entry, Field field, Object raw) {
+        if (raw instanceof List<?> list) {
+            List<String> out = new ArrayList<>();
+            list.forEach(item -> out.add(substitute(entry, field, String.valueOf(item))));
+            return out;
+        }
+        String text = substitute(entry, field, String.valueOf(raw));
+        if (text == null) {
+            return null;
+        }
+        return switch (field.type()) {
+            case INTEGER -> parseInteger(entry, field, text);
+            case BOOLEAN -> parseBoolean(entry, field, text);
+            default -> checkChoice(entry, field, text);
+        };
+    }
+
+    private String substitute(ConnectorEntry entry, Field field, String text) {
+        List<String> missing = new ArrayList<>();
+        for (String name : EnvRefs.names(text)) {
+            if (env.get(name) == null) {
+                missing.add(name);
+            }
+        }
+        for (String name : missing) {
+            error(
+                    entry,
+                    field,
+                    "environment variable "
+                            + name
+                            + " is not set; the "
+                            + entry.section().label()
+                            + " '"
+                            + entry.name()
+                            + "' needs it (export "
+                            + name
+                            + "=...)");
+        }
+        if (!missing.isEmpty()) {
+            return null;
+        }
+        return EnvRefs.substitute(text, env::get);
+    }
+
+    private Long parseInteger(ConnectorEntry entry, Field field, String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            error(
+                    entry,
+                    field,
+                    "expected an integer from the environment, found " + shown(field, text));
+            return null;
+        }
+    }
+
+    private Boolean parseBoolean(ConnectorEntry entry, Field field, String text) {
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        error(
+                entry,
+                field,
+                "expected true or false from the environment, found " + shown(field, text));
+        return null;
+    }
+
+    private String checkChoice(ConnectorEntry entry, Field field, String text) {
+        if (!field.choices().isEmpty() && !field.choices().contains(text)) {
+            error(
+                    entry,
+                    field,
+                    "expected "
+                            + field.expected()
+                            + " from the environment, found "
+                            + shown(field, text));
+            return null;
+        }
+        return text;
+    }
+
+    private static String shown(Field field, String text) {
+        return field.isSecret()
+                ? "a value that is not shown because the field is secret"
+                : "'" + text + "'";
+    }
+
+    private void error(ConnectorEntry entry, Field field, String message) {
+        Location at = entry.locationOf(field.name());
+        errors.add(
+                new ConfigError(
+                        file, at.line(), at.column(), entry.path() + "." + field.name(), message));
+    }
+}

@@ -1,0 +1,107 @@
+# shellcheck shell=bash
+# Throwaway PostgreSQL server for tests and benchmarks. Source this file, then:
+#   pg_install             install Debian's `postgresql` package if no server is found
+#   pg_start [SETTING...]  start a server on a free 127.0.0.1 port and export
+#                          SKIPPR_TEST_PG_{HOST,PORT,USER,PASSWORD,DATABASE,BIN};
+#                          each SETTING is a postgresql.conf line overriding the
+#                          defaults below, e.g. 'fsync = on' or 'wal_level = logical'
+#   pg_stop                stop the server and delete its files; safe to call
+#                          more than once, so use it in an EXIT trap
+
+PG_DIR=""  # temp dir of the running server: data/, server.log, unix socket
+PG_BIN=""
+
+pg_bin() {  # prints the newest /usr/lib/postgresql/<version>/bin
+  local initdb
+  initdb=$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)
+  [[ -x $initdb ]] && dirname "$initdb"
+}
+
+pg_install() {
+  pg_bin >/dev/null && return 0
+  echo "pg_install: installing PostgreSQL with apt" >&2
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql
+}
+
+pg_as() {  # runs a server command as user postgres when root (initdb refuses root)
+  if (( EUID == 0 )); then
+    (cd / && runuser -u postgres -- "$@")
+  else
+    "$@"
+  fi
+}
+
+pg_running() {
+  pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" status >/dev/null
+}
+
+pg_free_port() {  # a port below the ephemeral range with nothing listening on it
+  local port
+  for _ in {1..100}; do
+    port=$((20000 + RANDOM % 12000))
+    if ! (: <"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "pg_free_port: no free port found" >&2
+  return 1
+}
+
+# shellcheck disable=SC2120  # settings are optional
+pg_start() {
+  local port started
+  [[ -z $PG_DIR ]] || { echo "pg_start: already running in $PG_DIR" >&2; return 1; }
+  PG_BIN=$(pg_bin) || { echo "pg_start: PostgreSQL is not installed" >&2; return 1; }
+  # Under /tmp, not $TMPDIR: user postgres must reach it and socket paths must stay short.
+  PG_DIR=$(mktemp -d /tmp/skippr-pg.XXXXXX)
+  if (( EUID == 0 )); then chown postgres: "$PG_DIR"; fi
+  port=$(pg_free_port) || return 1
+
+  if ! pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres --auth-local=trust \
+      --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 --no-sync >"$PG_DIR/initdb.log" 2>&1; then
+    cat "$PG_DIR/initdb.log" >&2
+    return 1
+  fi
+  cat >>"$PG_DIR/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$PG_DIR'
+max_prepared_transactions = 64
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+CONF
+  printf '%s\n' "$@" >>"$PG_DIR/data/postgresql.conf"
+
+  pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -W start >/dev/null || return 1
+  started=$SECONDS
+  until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$port"; do
+    sleep 0.1
+    # Give up after 30s, or as soon as the server has died (after a 1s grace
+    # period, since `pg_ctl status` needs the pid file the server writes first).
+    if (( SECONDS - started > 30 )) || { (( SECONDS - started > 1 )) && ! pg_running; }; then
+      echo "pg_start: PostgreSQL did not get ready; server log:" >&2
+      cat "$PG_DIR/server.log" >&2
+      return 1
+    fi
+  done
+
+  pg_as "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$port" -U postgres -d postgres \
+    -c "CREATE ROLE skippr LOGIN SUPERUSER PASSWORD 'skippr'" \
+    -c "CREATE DATABASE skippr OWNER skippr" || return 1
+
+  export SKIPPR_TEST_PG_HOST=127.0.0.1 SKIPPR_TEST_PG_PORT=$port SKIPPR_TEST_PG_USER=skippr \
+    SKIPPR_TEST_PG_PASSWORD=skippr SKIPPR_TEST_PG_DATABASE=skippr SKIPPR_TEST_PG_BIN=$PG_BIN
+  echo "pg_start: $("$PG_BIN/postgres" --version) ready on 127.0.0.1:$port" >&2
+}
+
+pg_stop() {
+  [[ -n $PG_DIR ]] || return 0
+  if pg_running; then
+    pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null || true
+  fi
+  rm -rf "$PG_DIR"
+  PG_DIR=""
+}
