@@ -151,7 +151,12 @@ final class ConnectCommands {
         if (field.isSecret()) {
             help.append(" Secret: pass '${VAR}' so the file keeps the reference, not the value.");
         }
-        return help.toString();
+        return escape(help.toString());
+    }
+
+    /** Help texts are interpolated by picocli: {@code $${VAR}} prints as {@code ${VAR}}. */
+    private static String escape(String text) {
+        return text.replace("${", "$${");
     }
 
     /** A command that only groups subcommands: run alone, it names them and exits 2. */

@@ -57,7 +57,6 @@ public final class Skipprd implements Callable<Integer> {
         CommandLine cli = new CommandLine(new Skipprd(context));
         cli.addSubcommand(ConnectCommands.connect(context));
         cli.addSubcommand(new CommandLine(new ValidateCommand(context)));
-        cli.setInterpolateVariables(false); // help texts show ${VAR} literally
         cli.setOut(out);
         cli.setErr(err);
         cli.setCaseInsensitiveEnumValuesAllowed(true);

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** AMQP 0-9-1 (RabbitMQ) data sink: Publishes each record as a JSON message to an exchange. */
+/** AMQP 0-9-1 (RabbitMQ) data sink. Publishes each record as a JSON message to an exchange. */
 public final class DataSinkAMQP extends Connector<DataSinkAMQP> {
     public DataSinkAMQP() {
         super(Role.DATA_SINK, "AMQP");

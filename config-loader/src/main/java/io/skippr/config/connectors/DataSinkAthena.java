@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Amazon Athena data sink: Writes Parquet files to S3 for Athena, partitioned Hive-style. */
+/** Amazon Athena data sink. Writes Parquet files to S3 for Athena, partitioned Hive-style. */
 public final class DataSinkAthena extends Connector<DataSinkAthena> {
     public DataSinkAthena() {
         super(Role.DATA_SINK, "Athena");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Amazon Athena Iceberg data sink: Writes Iceberg tables on S3, cataloged in Glue, for Athena. */
+/** Amazon Athena Iceberg data sink. Writes Iceberg tables on S3, cataloged in Glue, for Athena. */
 public final class DataSinkAthenaIceberg extends Connector<DataSinkAthenaIceberg> {
     public DataSinkAthenaIceberg() {
         super(Role.DATA_SINK, "AthenaIceberg");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Azure Blob Storage data sink: Writes files to an Azure Blob Storage container. */
+/** Azure Blob Storage data sink. Writes files to an Azure Blob Storage container. */
 public final class DataSinkAzureBlob extends Connector<DataSinkAzureBlob> {
     public DataSinkAzureBlob() {
         super(Role.DATA_SINK, "AzureBlob");

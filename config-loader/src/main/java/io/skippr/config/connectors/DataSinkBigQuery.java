@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Google BigQuery data sink: Loads tables into a BigQuery dataset. */
+/** Google BigQuery data sink. Loads tables into a BigQuery dataset. */
 public final class DataSinkBigQuery extends Connector<DataSinkBigQuery> {
     public DataSinkBigQuery() {
         super(Role.DATA_SINK, "BigQuery");

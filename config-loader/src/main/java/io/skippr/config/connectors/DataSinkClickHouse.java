@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** ClickHouse data sink: Loads tables into ClickHouse over its HTTP interface. */
+/** ClickHouse data sink. Loads tables into ClickHouse over its HTTP interface. */
 public final class DataSinkClickHouse extends Connector<DataSinkClickHouse> {
     public DataSinkClickHouse() {
         super(Role.DATA_SINK, "ClickHouse");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Databricks data sink: Loads Delta tables through a Databricks SQL warehouse. */
+/** Databricks data sink. Loads Delta tables through a Databricks SQL warehouse. */
 public final class DataSinkDatabricks extends Connector<DataSinkDatabricks> {
     public DataSinkDatabricks() {
         super(Role.DATA_SINK, "Databricks");

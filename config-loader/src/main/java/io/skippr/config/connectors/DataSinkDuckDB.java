@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** DuckDB data sink: Loads tables into a DuckDB database file. */
+/** DuckDB data sink. Loads tables into a DuckDB database file. */
 public final class DataSinkDuckDB extends Connector<DataSinkDuckDB> {
     public DataSinkDuckDB() {
         super(Role.DATA_SINK, "DuckDB");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Google Cloud Storage data sink: Writes files to a GCS bucket. */
+/** Google Cloud Storage data sink. Writes files to a GCS bucket. */
 public final class DataSinkGCS extends Connector<DataSinkGCS> {
     public DataSinkGCS() {
         super(Role.DATA_SINK, "GCS");

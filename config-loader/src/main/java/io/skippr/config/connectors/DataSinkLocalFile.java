@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Local file data sink: Writes files into a local folder. */
+/** Local file data sink. Writes files into a local folder. */
 public final class DataSinkLocalFile extends Connector<DataSinkLocalFile> {
     public DataSinkLocalFile() {
         super(Role.DATA_SINK, "LocalFile");

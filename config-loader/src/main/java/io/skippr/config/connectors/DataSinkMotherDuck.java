@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** MotherDuck data sink: Loads tables into a MotherDuck database. */
+/** MotherDuck data sink. Loads tables into a MotherDuck database. */
 public final class DataSinkMotherDuck extends Connector<DataSinkMotherDuck> {
     public DataSinkMotherDuck() {
         super(Role.DATA_SINK, "MotherDuck");

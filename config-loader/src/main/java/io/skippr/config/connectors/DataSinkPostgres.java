@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** PostgreSQL data sink: Loads tables into a PostgreSQL schema. */
+/** PostgreSQL data sink. Loads tables into a PostgreSQL schema. */
 public final class DataSinkPostgres extends Connector<DataSinkPostgres> {
     public DataSinkPostgres() {
         super(Role.DATA_SINK, "Postgres");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Amazon Redshift data sink: Loads tables into Redshift via staged files and COPY. */
+/** Amazon Redshift data sink. Loads tables into Redshift via staged files and COPY. */
 public final class DataSinkRedshift extends Connector<DataSinkRedshift> {
     public DataSinkRedshift() {
         super(Role.DATA_SINK, "Redshift");

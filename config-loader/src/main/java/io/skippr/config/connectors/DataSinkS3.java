@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Amazon S3 data sink: Writes files to an S3 bucket. */
+/** Amazon S3 data sink. Writes files to an S3 bucket. */
 public final class DataSinkS3 extends Connector<DataSinkS3> {
     public DataSinkS3() {
         super(Role.DATA_SINK, "S3");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** SFTP data sink: Writes files to a folder on an SFTP server. */
+/** SFTP data sink. Writes files to a folder on an SFTP server. */
 public final class DataSinkSFTP extends Connector<DataSinkSFTP> {
     public DataSinkSFTP() {
         super(Role.DATA_SINK, "SFTP");

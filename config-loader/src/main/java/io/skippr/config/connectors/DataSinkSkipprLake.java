@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** SkipprLake data sink: Writes Iceberg tables to Skippr's own lake. */
+/** SkipprLake data sink. Writes Iceberg tables to Skippr's own lake. */
 public final class DataSinkSkipprLake extends Connector<DataSinkSkipprLake> {
     public DataSinkSkipprLake() {
         super(Role.DATA_SINK, "SkipprLake");

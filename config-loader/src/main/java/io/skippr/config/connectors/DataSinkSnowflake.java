@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Snowflake data sink: Loads tables into Snowflake through an internal stage. */
+/** Snowflake data sink. Loads tables into Snowflake through an internal stage. */
 public final class DataSinkSnowflake extends Connector<DataSinkSnowflake> {
     public DataSinkSnowflake() {
         super(Role.DATA_SINK, "Snowflake");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Azure Synapse Analytics data sink: Loads tables into a Synapse SQL pool. */
+/** Azure Synapse Analytics data sink. Loads tables into a Synapse SQL pool. */
 public final class DataSinkSynapse extends Connector<DataSinkSynapse> {
     public DataSinkSynapse() {
         super(Role.DATA_SINK, "Synapse");

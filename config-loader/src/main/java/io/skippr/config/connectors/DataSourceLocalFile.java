@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Local file data source: Reads CSV, JSONL or Parquet files matched by a glob. */
+/** Local file data source. Reads CSV, JSONL or Parquet files matched by a glob. */
 public final class DataSourceLocalFile extends Connector<DataSourceLocalFile> {
     public DataSourceLocalFile() {
         super(Role.DATA_SOURCE, "LocalFile");

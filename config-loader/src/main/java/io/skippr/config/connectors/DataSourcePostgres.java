@@ -6,7 +6,7 @@ import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 import java.util.List;
 
-/** PostgreSQL data source: Reads tables from a PostgreSQL database. */
+/** PostgreSQL data source. Reads tables from a PostgreSQL database. */
 public final class DataSourcePostgres extends Connector<DataSourcePostgres> {
     public DataSourcePostgres() {
         super(Role.DATA_SOURCE, "Postgres");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** Amazon Athena Iceberg schema sink: Keeps the Iceberg table schemas in Glue in step. */
+/** Amazon Athena Iceberg schema sink. Keeps the Iceberg table schemas in Glue in step. */
 public final class SchemaSinkAthenaIceberg extends Connector<SchemaSinkAthenaIceberg> {
     public SchemaSinkAthenaIceberg() {
         super(Role.SCHEMA_SINK, "AthenaIceberg");

@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** DuckDB schema sink: Keeps DuckDB table definitions in step with source schemas. */
+/** DuckDB schema sink. Keeps DuckDB table definitions in step with source schemas. */
 public final class SchemaSinkDuckDB extends Connector<SchemaSinkDuckDB> {
     public SchemaSinkDuckDB() {
         super(Role.SCHEMA_SINK, "DuckDB");

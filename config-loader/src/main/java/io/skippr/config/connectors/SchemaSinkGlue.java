@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** AWS Glue Data Catalog schema sink: Keeps Glue tables, columns and partitions in step. */
+/** AWS Glue Data Catalog schema sink. Keeps Glue tables, columns and partitions in step. */
 public final class SchemaSinkGlue extends Connector<SchemaSinkGlue> {
     public SchemaSinkGlue() {
         super(Role.SCHEMA_SINK, "Glue");

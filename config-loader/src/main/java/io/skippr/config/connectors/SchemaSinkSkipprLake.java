@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** SkipprLake schema sink: Keeps SkipprLake table schemas in step. */
+/** SkipprLake schema sink. Keeps SkipprLake table schemas in step. */
 public final class SchemaSinkSkipprLake extends Connector<SchemaSinkSkipprLake> {
     public SchemaSinkSkipprLake() {
         super(Role.SCHEMA_SINK, "SkipprLake");
