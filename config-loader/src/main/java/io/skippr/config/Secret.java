@@ -3,7 +3,9 @@ package io.skippr.config;
 import java.util.Objects;
 
 /** A resolved credential. It prints as asterisks; only {@link #reveal()} gives the value. */
-public final class Secret {
+public final class Secret implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final String value;
 
     public Secret(String value) {

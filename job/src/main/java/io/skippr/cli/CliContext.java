@@ -2,6 +2,7 @@ package io.skippr.cli;
 
 import io.skippr.config.Config;
 import io.skippr.config.ConfigDiscovery;
+import io.skippr.config.ConfigException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,13 +28,35 @@ final class CliContext {
 
     /** The config file to read: {@code --config}, {@code $SKIPPR_CONFIG}, then discovery. */
     Config loadConfig(Path explicit) {
-        return Config.load(ConfigDiscovery.require(choose(explicit), env, cwd));
+        Path chosen = choose(explicit);
+        Path path = ConfigDiscovery.require(chosen, env, cwd);
+        if (!Files.exists(path)) {
+            throw ConfigException.of(
+                    path.toString(), "no such file (named by " + namedBy(chosen) + ")");
+        }
+        return load(path, chosen);
     }
 
     /** The config file to edit, created empty at {@code ./skippr.yml} if none exists yet. */
     Config loadOrCreateConfig(Path explicit) {
-        Path path = ConfigDiscovery.findOrDefault(choose(explicit), env, cwd);
-        return Files.exists(path) ? Config.load(path) : Config.empty(path);
+        Path chosen = choose(explicit);
+        Path path = ConfigDiscovery.findOrDefault(chosen, env, cwd);
+        return Files.exists(path) ? load(path, chosen) : Config.empty(path);
+    }
+
+    private static Config load(Path path, Path chosen) {
+        if (Files.isDirectory(path)) {
+            throw ConfigException.of(
+                    path.toString(),
+                    "is a folder, not a config file (named by "
+                            + namedBy(chosen)
+                            + "); name the skippr.yml file itself");
+        }
+        return Config.load(path);
+    }
+
+    private static String namedBy(Path chosen) {
+        return chosen != null ? "--config" : "$" + ConfigDiscovery.ENV_VAR;
     }
 
     private Path choose(Path explicit) {

@@ -86,15 +86,13 @@ final class ConnectCommands {
                 OptionSpec.builder("--pipeline")
                         .paramLabel("PIPELINE")
                         .type(String.class)
-                        .required(kind.role() == Role.SCHEMA_SINK)
                         .description(pipelineHelp(kind.role()))
                         .build());
         spec.addOption(
                 OptionSpec.builder("--name")
                         .paramLabel("NAME")
                         .type(String.class)
-                        .required(true)
-                        .description("Name of the entry in skippr.yml.")
+                        .description("Name of the entry in skippr.yml. Required.")
                         .build());
         for (Field field : kind.fields()) {
             spec.addOption(fieldOption(field));
@@ -115,7 +113,7 @@ final class ConnectCommands {
         return switch (role) {
             case DATA_SOURCE -> "Pipeline that reads from this source.";
             case DATA_SINK -> "Pipeline whose data_sink this becomes.";
-            case SCHEMA_SINK -> "Pipeline whose data sink links this schema sink.";
+            case SCHEMA_SINK -> "Pipeline whose data sink links this schema sink. Required.";
         };
     }
 
@@ -182,18 +180,7 @@ final class ConnectCommands {
                     "error: "
                             + spec.qualifiedName()
                             + " needs a subcommand: "
-                            + String.join(
-                                    ", ",
-                                    spec.subcommands().keySet().stream()
-                                            .filter(
-                                                    n ->
-                                                            !spec.subcommands()
-                                                                    .get(n)
-                                                                    .getCommandSpec()
-                                                                    .usageMessage()
-                                                                    .hidden())
-                                            .distinct()
-                                            .toList()));
+                            + String.join(", ", Skipprd.visibleSubcommands(spec.subcommands())));
             spec.commandLine().usage(context.err);
             return Skipprd.USAGE;
         }

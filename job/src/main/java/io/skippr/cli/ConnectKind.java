@@ -9,6 +9,7 @@ import io.skippr.config.Section;
 import io.skippr.config.catalog.Field;
 import io.skippr.config.catalog.FieldType;
 import io.skippr.config.catalog.KindSpec;
+import io.skippr.config.catalog.Role;
 import io.skippr.config.model.ConfigModel;
 import io.skippr.config.model.ConnectorEntry;
 import io.skippr.config.model.EnvRefs;
@@ -17,6 +18,7 @@ import io.skippr.config.model.PipelineKey;
 import io.skippr.config.model.Suggest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -36,14 +38,22 @@ final class ConnectKind implements Callable<Integer> {
     public Integer call() {
         String name = option("--name");
         String pipeline = option("--pipeline");
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_-]*")) {
-            throw new UsageException(
+        List<String> errors = new ArrayList<>();
+        if (name == null) {
+            errors.add("missing required option --name (name of the entry in skippr.yml)");
+        } else if (!name.matches("[A-Za-z_][A-Za-z0-9_-]*")) {
+            errors.add(
                     "--name: invalid name '"
                             + name
                             + "'; names are letters,"
                             + " digits, _ and -, not starting with a digit or -");
         }
-        Connector.Generic connector = connectorFromFlags();
+        if (pipeline == null && kind.role() == Role.SCHEMA_SINK) {
+            errors.add(
+                    "missing required option --pipeline (the pipeline whose data sink links"
+                            + " this schema sink)");
+        }
+        Connector.Generic connector = connectorFromFlags(errors);
         Config config = context.loadOrCreateConfig(spec.findOption("--config").getValue());
         String done =
                 switch (kind.role()) {
@@ -102,8 +112,8 @@ final class ConnectKind implements Callable<Integer> {
 
     private String connectSchemaSink(
             Config config, String name, String pipeline, Connector.Generic schemaSink) {
-        ConfigModel model = config.model();
         PipelineDef def = requirePipeline(config, pipeline);
+        ConfigModel model = config.model();
         if (def.dataSink() == null) {
             throw new UsageException(
                     "pipeline '"
@@ -162,29 +172,26 @@ final class ConnectKind implements Callable<Integer> {
     }
 
     private PipelineDef requirePipeline(Config config, String pipeline) {
-        ConfigModel model = config.model();
-        return model.pipeline(pipeline)
-                .orElseThrow(
-                        () ->
-                                new UsageException(
-                                        "pipeline '"
-                                                + pipeline
-                                                + "' is not defined"
-                                                + Suggest.closest(
-                                                                pipeline,
-                                                                model.pipelines().keySet())
-                                                        .map(s -> "; did you mean '" + s + "'?")
-                                                        .orElse(
-                                                                "; add its data source first with skipprd connect data-source"
-                                                                        + " <kind> --pipeline "
-                                                                        + pipeline
-                                                                        + " --name <name> ...")));
+        List<String> names = config.pipelineNames().stream().filter(Objects::nonNull).toList();
+        if (!names.contains(pipeline)) {
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' is not defined"
+                            + Suggest.closest(pipeline, names)
+                                    .map(s -> "; did you mean '" + s + "'?")
+                                    .orElse(
+                                            "; add its data source first with skipprd connect"
+                                                    + " data-source <kind> --pipeline "
+                                                    + pipeline
+                                                    + " --name <name> ..."));
+        }
+        return config.model().pipeline(pipeline).orElseThrow();
     }
 
     /** The connector the flags describe; every bad or missing flag is reported at once. */
-    private Connector.Generic connectorFromFlags() {
+    private Connector.Generic connectorFromFlags(List<String> errors) {
         Connector.Generic connector = Connector.of(kind);
-        List<String> errors = new ArrayList<>();
         for (Field field : kind.fields()) {
             Object raw = spec.findOption(field.flag()).getValue();
             if (raw == null || raw instanceof List<?> l && l.isEmpty()) {

@@ -1,8 +1,12 @@
 package io.skippr.cli;
 
 import io.skippr.config.ConfigException;
+import io.skippr.config.catalog.Role;
+import io.skippr.config.model.Suggest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -62,6 +66,7 @@ public final class Skipprd implements Callable<Integer> {
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler(
                 (e, commandLine, parseResult) -> handle(e, commandLine.getErr()));
+        cli.setParameterExceptionHandler(Skipprd::handleUsage);
         int code = cli.execute(args);
         out.flush();
         err.flush();
@@ -84,8 +89,62 @@ public final class Skipprd implements Callable<Integer> {
         return FAILURE;
     }
 
+    /**
+     * A command line picocli cannot parse: one "error:" line in plain words, then where to find the
+     * usage, rather than the whole help text.
+     */
+    private static int handleUsage(CommandLine.ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        PrintWriter err = command.getErr();
+        String message = e.getMessage();
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched
+                && !unmatched.getUnmatched().isEmpty()) {
+            String first = unmatched.getUnmatched().get(0);
+            List<String> suggestions = unmatched.getSuggestions();
+            if (first.startsWith("-")) {
+                message = "unknown option '" + first + "'";
+            } else if (!command.getSubcommands().isEmpty()) {
+                List<String> names = visibleSubcommands(command.getSubcommands());
+                String what =
+                        Arrays.stream(Role.values())
+                                .filter(r -> r.command().equals(command.getCommandName()))
+                                .map(r -> r.label() + " kind '" + first + "'")
+                                .findFirst()
+                                .orElse(
+                                        "command '"
+                                                + first
+                                                + "' for "
+                                                + command.getCommandSpec().qualifiedName());
+                message = "unknown " + what;
+                suggestions = Suggest.closest(first, names).stream().toList();
+                if (suggestions.isEmpty()) {
+                    message += "; expected one of " + String.join(", ", names);
+                }
+            }
+            if (!suggestions.isEmpty()) {
+                message += "; did you mean " + String.join(" or ", suggestions) + "?";
+            }
+        }
+        message = Character.toLowerCase(message.charAt(0)) + message.substring(1);
+        err.println("error: " + message);
+        err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
+        return USAGE;
+    }
+
+    /** The subcommands' names as the user types them: no aliases, no hidden commands. */
+    static List<String> visibleSubcommands(Map<String, CommandLine> subcommands) {
+        return subcommands.entrySet().stream()
+                .filter(c -> c.getKey().equals(c.getValue().getCommandName()))
+                .filter(c -> !c.getValue().getCommandSpec().usageMessage().hidden())
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+
     @Override
     public Integer call() {
+        context.err.println(
+                "error: skipprd needs a command: "
+                        + String.join(", ", visibleSubcommands(spec.subcommands())));
         spec.commandLine().usage(context.err);
         return USAGE;
     }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Checks skippr.yml: sections, kinds, fields and their types, references, pairing;"
-                    + " and that every ${VAR} the pipelines use is set.",
+                    + " and that every $${VAR} the pipelines use is set.",
             "Prints every mistake with its file, line and YAML path; exits 2 if there is one."
         })
 final class ValidateCommand implements Callable<Integer> {

@@ -11,9 +11,12 @@ import io.skippr.config.catalog.Role;
 import io.skippr.config.yaml.YamlTree;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -37,6 +40,9 @@ public final class ConfigReader {
     private final Map<String, Node> pipelineNodes = new LinkedHashMap<>();
     private final Map<ConnectorEntry, Node> schemaSinkNodes = new LinkedHashMap<>();
 
+    /** Entries that are present but were reported as wrong, so references to them are not. */
+    private final Set<String> reported = new HashSet<>();
+
     private ConfigReader(String file, Catalog catalog) {
         this.file = file;
         this.catalog = catalog;
@@ -53,7 +59,9 @@ public final class ConfigReader {
     }
 
     private void readRoot(Node root) {
-        if (root == null) {
+        if (root == null
+                || root instanceof ScalarNode s && s.getTag().equals(Tag.NULL)
+                || root instanceof MappingNode m && m.getValue().isEmpty()) {
             error(
                     null,
                     "",
@@ -148,11 +156,14 @@ public final class ConfigReader {
                                 + name
                                 + "'; names are letters,"
                                 + " digits, _ and -, not starting with a digit or -");
+                reported.add(path);
                 continue;
             }
             ConnectorEntry entry = readEntry(section, name, tuple);
             if (entry != null) {
                 sectionEntries.put(name, entry);
+            } else {
+                reported.add(path);
             }
         }
     }
@@ -195,6 +206,33 @@ public final class ConfigReader {
                     "missing the connector kind; expected one of " + String.join(", ", kindNames));
             return null;
         }
+        List<NodeTuple> strays = strayFields(role, kindTuples);
+        if (!strays.isEmpty() && strays.size() == kindTuples.size()) {
+            List<String> keys = strays.stream().map(YamlTree::key).toList();
+            error(
+                    strays.get(0).getKeyNode(),
+                    path,
+                    "missing the connector kind: found the settings "
+                            + String.join(", ", keys)
+                            + " directly under the entry; put them under a kind, as in "
+                            + path
+                            + "."
+                            + exampleFor(role, keys)
+                            + "."
+                            + keys.get(0));
+            return null;
+        }
+        kindTuples.removeAll(strays);
+        String under = kindTuples.size() == 1 ? YamlTree.key(kindTuples.get(0)) : "the kind";
+        for (NodeTuple stray : strays) {
+            error(
+                    stray.getKeyNode(),
+                    path + "." + YamlTree.key(stray),
+                    "'"
+                            + YamlTree.key(stray)
+                            + "' is a setting, not a connector kind; indent it under "
+                            + under);
+        }
         if (kindTuples.size() > 1) {
             error(
                     kindTuples.get(1).getKeyNode(),
@@ -231,6 +269,38 @@ public final class ConfigReader {
             schemaSinkNodes.put(entry, schemaSink);
         }
         return entry;
+    }
+
+    /** Keys next to (or instead of) the kind that are settings of some kind of {@code role}. */
+    private List<NodeTuple> strayFields(Role role, List<NodeTuple> keys) {
+        Set<String> fields = new HashSet<>();
+        catalog.kinds(role).forEach(k -> k.fields().forEach(f -> fields.add(f.name())));
+        return keys.stream()
+                .filter(t -> fields.contains(YamlTree.key(t)))
+                .filter(t -> catalog.rolesOf(YamlTree.key(t)).isEmpty())
+                .toList();
+    }
+
+    /** A kind of {@code role} that has all of {@code fields}, preferring the usual example. */
+    private String exampleFor(Role role, List<String> fields) {
+        List<KindSpec> kinds = new ArrayList<>(catalog.find(role, example(role)).stream().toList());
+        kinds.addAll(catalog.kinds(role));
+        return kinds.stream()
+                .filter(k -> fields.stream().allMatch(f -> k.field(f).isPresent()))
+                .map(KindSpec::name)
+                .findFirst()
+                .orElse(example(role));
+    }
+
+    /** The closest name, or one that {@code input} extends or abbreviates (hostname, host). */
+    private static Optional<String> closestName(String input, List<String> names) {
+        return Suggest.closest(input, names)
+                .or(
+                        () ->
+                                names.stream()
+                                        .filter(n -> n.length() >= 3 && input.length() >= 3)
+                                        .filter(n -> input.startsWith(n) || n.startsWith(input))
+                                        .findFirst());
     }
 
     private String unknownKind(Section section, String kindName, List<String> kindNames) {
@@ -304,7 +374,7 @@ public final class ConfigReader {
                         fieldPath,
                         "unknown field for "
                                 + kind.name()
-                                + Suggest.closest(key, fieldNames)
+                                + closestName(key, fieldNames)
                                         .map(s -> "; did you mean '" + s + "'?")
                                         .orElse(
                                                 fieldNames.isEmpty()
@@ -354,16 +424,18 @@ public final class ConfigReader {
                 return null;
             }
             List<String> items = new ArrayList<>();
-            for (Node item : seq.getValue()) {
+            for (int i = 0; i < seq.getValue().size(); i++) {
+                Node item = seq.getValue().get(i);
+                String itemPath = path + "[" + i + "]";
                 if (!(item instanceof ScalarNode s)
                         || s.getTag().equals(Tag.NULL)
                         || s.getValue().isBlank()) {
                     error(
                             item,
-                            path,
+                            itemPath,
                             "expected a non-empty string in the list, found "
                                     + describe(item, field));
-                } else if (wellFormed(item, path, s.getValue())) {
+                } else if (wellFormed(item, itemPath, s.getValue())) {
                     items.add(s.getValue());
                 }
             }
@@ -657,6 +729,9 @@ public final class ConfigReader {
             return null;
         }
         if (!targets.containsKey(name)) {
+            if (reported.contains(text)) {
+                return null; // the entry itself is wrong, and reported where it is
+            }
             String hint =
                     Suggest.closest(name, targets.keySet())
                             .map(s -> "; did you mean " + expected.key() + "." + s + "?")

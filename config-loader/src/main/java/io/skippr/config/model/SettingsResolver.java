@@ -55,10 +55,14 @@ public final class SettingsResolver {
         if (text == null) {
             return null;
         }
+        List<String> names = EnvRefs.names(String.valueOf(raw));
+        String found =
+                shown(field, text)
+                        + (names.isEmpty() ? "" : " (from " + String.join(", ", names) + ")");
         return switch (field.type()) {
-            case INTEGER -> parseInteger(entry, field, text);
-            case BOOLEAN -> parseBoolean(entry, field, text);
-            default -> checkChoice(entry, field, text);
+            case INTEGER -> parseInteger(entry, field, text, found);
+            case BOOLEAN -> parseBoolean(entry, field, text, found);
+            default -> checkChoice(entry, field, text, found);
         };
     }
 
@@ -89,38 +93,29 @@ public final class SettingsResolver {
         return EnvRefs.substitute(text, env::get);
     }
 
-    private Long parseInteger(ConnectorEntry entry, Field field, String text) {
+    private Long parseInteger(ConnectorEntry entry, Field field, String text, String found) {
         try {
             return Long.parseLong(text.trim());
         } catch (NumberFormatException e) {
-            error(
-                    entry,
-                    field,
-                    "expected an integer from the environment, found " + shown(field, text));
+            error(entry, field, "expected an integer from the environment, found " + found);
             return null;
         }
     }
 
-    private Boolean parseBoolean(ConnectorEntry entry, Field field, String text) {
+    private Boolean parseBoolean(ConnectorEntry entry, Field field, String text, String found) {
         if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(text);
         }
-        error(
-                entry,
-                field,
-                "expected true or false from the environment, found " + shown(field, text));
+        error(entry, field, "expected true or false from the environment, found " + found);
         return null;
     }
 
-    private String checkChoice(ConnectorEntry entry, Field field, String text) {
+    private String checkChoice(ConnectorEntry entry, Field field, String text, String found) {
         if (!field.choices().isEmpty() && !field.choices().contains(text)) {
             error(
                     entry,
                     field,
-                    "expected "
-                            + field.expected()
-                            + " from the environment, found "
-                            + shown(field, text));
+                    "expected " + field.expected() + " from the environment, found " + found);
             return null;
         }
         return text;

@@ -31,26 +31,88 @@ import org.yaml.snakeyaml.representer.Representer;
 public final class YamlTree {
     private YamlTree() {}
 
-    /** Parses one YAML document; returns null for an empty one. */
+    /**
+     * Parses one YAML document; returns null for an empty one, and an empty mapping that keeps the
+     * comments for one of comments only.
+     */
     public static Node parse(String text, String file) {
         try {
-            return yaml().compose(new StringReader(text));
+            Node root = yaml().compose(new StringReader(text));
+            if (root instanceof MappingNode map && map.getTag().equals(Tag.COMMENT)) {
+                // Only comments: snakeyaml gives an immutable placeholder; keep its comments on
+                // an empty mapping that edits can add to.
+                MappingNode empty = mapping();
+                empty.setBlockComments(map.getBlockComments());
+                return empty;
+            }
+            return root;
         } catch (MarkedYAMLException e) {
-            // The problem text only: snakeyaml's full message echoes the line, which may hold a
-            // secret.
-            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
-            String context = e.getContext() != null && e.getProblem() != null ? e.getContext() : "";
-            String message = "invalid YAML: " + (context.isEmpty() ? "" : context + ", ") + problem;
-            int line = mark == null ? 0 : mark.getLine() + 1;
-            int column = mark == null ? 0 : mark.getColumn() + 1;
-            throw new ConfigException(new ConfigError(file, line, column, "", message));
+            throw new ConfigException(syntaxError(e, file));
         } catch (YAMLException e) {
             throw ConfigException.of(file, "invalid YAML: " + e.getMessage());
         }
     }
 
+    /**
+     * The problem in plain words, at the place to fix. Only snakeyaml's problem text is used: its
+     * full message echoes the line, which may hold a secret.
+     */
+    private static ConfigError syntaxError(MarkedYAMLException e, String file) {
+        Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+        String problem = e.getProblem() != null ? e.getProblem() : String.valueOf(e.getContext());
+        String context = e.getContext() != null && e.getProblem() != null ? e.getContext() : "";
+        String message = (context.isEmpty() ? "" : context + ", ") + problem;
+        Mark start = e.getContextMark();
+        if (problem.contains("\\t(TAB)")) {
+            message = "a tab character; indent with spaces, not tabs";
+        } else if (context.contains("quoted scalar") && problem.contains("end of stream")) {
+            mark = start != null ? start : mark;
+            message = "the quoted value that starts here is never closed; add the closing quote";
+        } else if (problem.contains("that cannot start any token")) {
+            message =
+                    problem.substring(0, problem.indexOf(" that cannot"))
+                            + ", which cannot start a plain value; quote the value";
+        } else if (context.contains("block collection") && problem.startsWith("expected <block")) {
+            message =
+                    "expected a list item starting with '- ', found a key; a list and a mapping"
+                            + " cannot share one level (the list starts at line "
+                            + (start == null ? "?" : start.getLine() + 1)
+                            + ")";
+        } else if (problem.startsWith("expected <block end>") && start != null && mark != null) {
+            message =
+                    "bad indentation: this line is indented to column "
+                            + (mark.getColumn() + 1)
+                            + ", which lines up with no key above it (the keys of the enclosing"
+                            + " mapping start at column "
+                            + (start.getColumn() + 1)
+                            + ", from line "
+                            + (start.getLine() + 1)
+                            + ")";
+        } else if (problem.equals("mapping values are not allowed here")) {
+            message =
+                    "unexpected ':'; check the indentation of this line, or quote a value that"
+                            + " contains ': '";
+        }
+        int line = mark == null ? 0 : mark.getLine() + 1;
+        int column = mark == null ? 0 : mark.getColumn() + 1;
+        return new ConfigError(file, line, column, "", "invalid YAML: " + message);
+    }
+
     public static String dump(Node root) {
+        if (root instanceof MappingNode map
+                && map.getValue().isEmpty()
+                && map.getBlockComments() != null) {
+            // A file of comments only is written back as those comments, not as "{}".
+            StringBuilder out = new StringBuilder();
+            for (CommentLine comment : map.getBlockComments()) {
+                out.append(
+                                comment.getCommentType() == CommentType.BLANK_LINE
+                                        ? ""
+                                        : "#" + comment.getValue())
+                        .append('\n');
+            }
+            return out.toString();
+        }
         StringWriter out = new StringWriter();
         yaml().serialize(root, out);
         return out.toString();

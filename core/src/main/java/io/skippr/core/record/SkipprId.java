@@ -1,0 +1,32 @@
+package io.skippr.core.record;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * The deterministic {@code _skippr_id}: 32 hex digits of SHA-256 over the stream and the source
+ * position, so a replayed row gets the id it had the first time.
+ */
+public final class SkipprId {
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private SkipprId() {}
+
+    public static String of(String stream, String position) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(stream.getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            byte[] digest = sha.digest(position.getBytes(StandardCharsets.UTF_8));
+            char[] out = new char[32];
+            for (int i = 0; i < 16; i++) {
+                out[2 * i] = HEX[(digest[i] >> 4) & 0xf];
+                out[2 * i + 1] = HEX[digest[i] & 0xf];
+            }
+            return new String(out);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.skippr.core.spi;
+
+import io.skippr.config.model.ResolvedSettings;
+import java.nio.file.Path;
+
+/**
+ * What a sink is built from.
+ *
+ * @param pipeline the pipeline's name
+ * @param entry the sink entry's name in skippr.yml
+ * @param settings the entry's resolved settings; null for the pipeline's own WAL store
+ * @param bounded true for {@code --once} (batch execution)
+ * @param stateDir the pipeline's state folder: WAL store, manifests, checkpoints
+ * @param writeMode append, merge or replace
+ */
+public record SinkContext(
+        String pipeline,
+        String entry,
+        ResolvedSettings settings,
+        boolean bounded,
+        Path stateDir,
+        String writeMode) {}

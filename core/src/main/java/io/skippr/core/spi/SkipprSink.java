@@ -1,0 +1,17 @@
+package io.skippr.core.spi;
+
+import io.skippr.core.record.SourceRecord;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/** A destination as the job graph uses it. */
+public interface SkipprSink {
+    /**
+     * Per stream, the highest cursor value this sink has committed, as text; where a bounded run
+     * starts. Positions are committed with the data they came from, never before.
+     */
+    Map<String, String> committedPositions();
+
+    /** Adds the sink's operators to the graph; every operator's uid starts with {@code uid}. */
+    void addTo(DataStream<SourceRecord> records, String uid);
+}

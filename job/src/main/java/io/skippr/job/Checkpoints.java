@@ -1,0 +1,37 @@
+package io.skippr.job;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/** Finds a pipeline's latest retained checkpoint, to resume a continuous run from it. */
+public final class Checkpoints {
+    private Checkpoints() {}
+
+    /** The newest {@code chk-N} folder with complete metadata under {@code dir}, if any. */
+    public static Optional<Path> latest(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> paths = Files.walk(dir, 3)) {
+            return paths.filter(p -> p.getFileName().toString().equals("_metadata"))
+                    .filter(p -> p.getParent().getFileName().toString().startsWith("chk-"))
+                    .max(Comparator.comparing(Checkpoints::modified))
+                    .map(Path::getParent);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static FileTime modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p);
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
+        }
+    }
+}

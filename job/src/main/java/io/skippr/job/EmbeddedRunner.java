@@ -1,0 +1,127 @@
+package io.skippr.job;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.util.SerializedValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a pipeline on an embedded Flink MiniCluster with the web UI on 127.0.0.1: what {@code
+ * skipprd sync} and {@code Session.sync} use. A continuous run resumes from the pipeline's latest
+ * retained checkpoint; progress is read from the job's accumulators while it runs.
+ */
+public final class EmbeddedRunner implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRunner.class);
+
+    private final PipelineGraph.Request request;
+    private final Configuration conf;
+    private MiniCluster cluster;
+    private volatile JobID job;
+
+    public EmbeddedRunner(PipelineGraph.Request request) {
+        this.request = request;
+        this.conf = FlinkSettings.forPipeline(request.stateDir(), request.env());
+        conf.setString("rest.bind-address", "127.0.0.1");
+        conf.setString("rest.address", "127.0.0.1");
+        conf.setString("rest.port", request.env().getOrDefault("SKIPPR_UI_PORT", "0"));
+        conf.setString("heartbeat.interval", "1000");
+    }
+
+    /** Starts the cluster; returns the web UI's address. */
+    public String start() throws Exception {
+        int parallelism = conf.get(org.apache.flink.configuration.CoreOptions.DEFAULT_PARALLELISM);
+        cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(conf)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(Math.max(parallelism, 1) + 2)
+                .build());
+        cluster.start();
+        return cluster.getRestAddress().get().toString();
+    }
+
+    /**
+     * Submits the pipeline and waits for it to end, reporting progress about every second.
+     * Returns the final counters; a failed job throws its cause.
+     */
+    public Map<String, Map<String, Long>> run(Consumer<Map<String, Map<String, Long>>> progress)
+            throws Exception {
+        StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
+        PipelineGraph.build(env, request);
+        StreamGraph graph = env.getStreamGraph();
+        graph.setJobName("skippr " + request.pipeline().name() + (request.once() ? " --once"
+                : ""));
+        if (!request.once()) {
+            Optional<Path> latest = Checkpoints.latest(request.stateDir().resolve("checkpoints"));
+            if (latest.isPresent()) {
+                LOG.info("Resuming pipeline {} from checkpoint {}", request.pipeline().name(),
+                        latest.get());
+                graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(
+                        latest.get().toString(), false));
+            }
+        }
+        job = cluster.submitJob(graph).get().getJobID();
+        var result = cluster.requestJobResult(job);
+        while (!result.isDone()) {
+            try {
+                result.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                progress.accept(currentCounters());
+            }
+        }
+        JobResult jobResult = result.get();
+        ClassLoader loader = getClass().getClassLoader();
+        JobExecutionResult done = jobResult.toJobExecutionResult(loader);
+        Map<String, Map<String, Long>> counters = Progress.byStream(done.getAllAccumulatorResults());
+        progress.accept(counters);
+        return counters;
+    }
+
+    private Map<String, Map<String, Long>> currentCounters() {
+        try {
+            var graph = cluster.getExecutionGraph(job).get();
+            Map<String, Object> values = new HashMap<>();
+            for (var e : graph.getAccumulatorsSerialized().entrySet()) {
+                SerializedValue<org.apache.flink.util.OptionalFailure<Object>> v = e.getValue();
+                values.put(e.getKey(), v.deserializeValue(getClass().getClassLoader())
+                        .getUnchecked());
+            }
+            return Progress.byStream(values);
+        } catch (Exception e) {
+            return Map.of();
+        }
+    }
+
+    /** Cancels the running job; its checkpoints are retained for the next start. */
+    public void cancel(Duration timeout) {
+        JobID running = job;
+        if (cluster != null && running != null) {
+            try {
+                cluster.cancelJob(running).get(timeout.toMillis(),
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                LOG.warn("Could not cancel the job cleanly: {}", e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.skippr.job;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The Flink configuration Skippr runs with: {@code flink-conf/config.yaml} (bundled; a copy in
+ * {@code $SKIPPR_FLINK_CONF_DIR} wins), with the pipeline's checkpoint and savepoint folders.
+ */
+public final class FlinkSettings {
+    public static final String ENV_VAR = "SKIPPR_FLINK_CONF_DIR";
+
+    private FlinkSettings() {}
+
+    public static Configuration forPipeline(Path stateDir, Map<String, String> env) {
+        Configuration conf = Configuration.fromMap(flat(load(env)));
+        conf.setString("execution.checkpointing.dir",
+                stateDir.resolve("checkpoints").toUri().toString());
+        conf.setString("execution.checkpointing.savepoint-dir",
+                stateDir.resolve("savepoints").toUri().toString());
+        return conf;
+    }
+
+    private static Map<String, Object> load(Map<String, String> env) {
+        String dir = env.get(ENV_VAR);
+        try (InputStream in = dir != null ? Files.newInputStream(Path.of(dir, "config.yaml"))
+                : FlinkSettings.class.getResourceAsStream("/flink-conf/config.yaml")) {
+            if (in == null) {
+                throw new IllegalStateException("flink-conf/config.yaml is missing from the build");
+            }
+            Map<String, Object> yaml = new Yaml().load(in);
+            return yaml == null ? Map.of() : yaml;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the Flink configuration: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> flat(Map<String, Object> yaml) {
+        Map<String, String> out = new HashMap<>();
+        yaml.forEach((key, value) -> {
+            if (value instanceof Map<?, ?> nested) {
+                flat((Map<String, Object>) nested).forEach((k, v) -> out.put(key + "." + k, v));
+            } else if (value != null) {
+                out.put(key, String.valueOf(value));
+            }
+        });
+        return out;
+    }
+}

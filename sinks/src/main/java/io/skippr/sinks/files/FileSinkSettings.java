@@ -1,0 +1,36 @@
+package io.skippr.sinks.files;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+
+/**
+ * Where and how a file sink writes: final files go to {@code root/<stream>/<name>}, temporary
+ * files to {@code root/.skippr-staging}, commit records to {@code root/_skippr/commits}.
+ *
+ * @param run this job start's run number, from the sink's {@link CommitLog}
+ * @param rollBytes roll to a new file after this many bytes
+ */
+public record FileSinkSettings(
+        String root,
+        String pipeline,
+        long run,
+        boolean bounded,
+        FileFormat format,
+        String compression,
+        long rollBytes)
+        implements Serializable {
+
+    public static final long DEFAULT_ROLL_BYTES = 128L * 1024 * 1024;
+
+    public Path rootPath() {
+        return Path.of(root);
+    }
+
+    public Path staging() {
+        return rootPath().resolve(".skippr-staging");
+    }
+
+    public CommitLog commitLog() {
+        return new CommitLog(rootPath());
+    }
+}

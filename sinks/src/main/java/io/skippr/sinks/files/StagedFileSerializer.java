@@ -1,0 +1,57 @@
+package io.skippr.sinks.files;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/** Versioned serializer of {@link StagedFile} committables. */
+public final class StagedFileSerializer implements SimpleVersionedSerializer<StagedFile> {
+    static final int VERSION = 1;
+
+    @Override
+    public int getVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public byte[] serialize(StagedFile f) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(f.stream());
+            out.writeUTF(f.tempPath());
+            out.writeUTF(f.finalPath());
+            out.writeLong(f.rows());
+            out.writeLong(f.run());
+            out.writeBoolean(f.bounded());
+            writeNullable(out, f.cursor());
+            writeNullable(out, f.cursorType());
+        }
+        return bytes.toByteArray();
+    }
+
+    @Override
+    public StagedFile deserialize(int version, byte[] serialized) throws IOException {
+        if (version != VERSION) {
+            throw new IOException("cannot read a staged file committable of version " + version
+                    + "; this Skippr reads version " + VERSION);
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
+            return new StagedFile(in.readUTF(), in.readUTF(), in.readUTF(), in.readLong(),
+                    in.readLong(), in.readBoolean(), readNullable(in), readNullable(in));
+        }
+    }
+
+    private static void writeNullable(DataOutputStream out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            out.writeUTF(s);
+        }
+    }
+
+    private static String readNullable(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
+    }
+}

@@ -1,0 +1,155 @@
+package io.skippr.sinks.files;
+
+import io.skippr.core.naming.Names;
+import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+
+/**
+ * Writes each stream's rows into files under temporary names; at each checkpoint (or at the end
+ * of a bounded run) it closes them and hands them on as {@link StagedFile} committables. A new
+ * schema version starts a new file. Final names are {@code <stream>/<pipeline>-<run>-<subtask>-
+ * <seq>.<ext>}; {@code seq} is kept in state, so names never repeat after a restore.
+ */
+final class StagingWriter
+        implements StatefulSinkWriter<SourceRecord, Long>,
+                CommittingSinkWriter<SourceRecord, StagedFile> {
+    private final FileSinkSettings settings;
+    private final int subtask;
+    private final int attempt;
+    private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
+    private final Map<String, OpenFile> open = new HashMap<>();
+    private final List<StagedFile> closed = new ArrayList<>();
+    private long seq;
+
+    StagingWriter(FileSinkSettings settings, int subtask, int attempt, long seq) {
+        this.settings = settings;
+        this.subtask = subtask;
+        this.attempt = attempt;
+        this.seq = seq;
+    }
+
+    @Override
+    public void write(SourceRecord record, Context context) throws IOException {
+        if (record instanceof SchemaChange change) {
+            StreamSchema schema = change.schema();
+            schemas.computeIfAbsent(schema.stream(), s -> new HashMap<>())
+                    .put(schema.version(), schema);
+            return;
+        }
+        if (!(record instanceof Row row)) {
+            throw new IOException("a file sink receives rows and schemas, not " + record);
+        }
+        OpenFile file = open.get(row.stream());
+        if (file == null || file.schema.version() != row.schemaVersion()) {
+            if (file != null) {
+                close(file);
+            }
+            file = openFile(schemaOf(row));
+            open.put(row.stream(), file);
+        }
+        file.write(row);
+        if (file.writer.bytesWritten() >= settings.rollBytes()) {
+            close(file);
+            open.remove(row.stream());
+        }
+    }
+
+    private StreamSchema schemaOf(Row row) throws IOException {
+        StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
+        if (schema == null) {
+            throw new IOException("row of stream " + row.stream() + " arrived before its schema"
+                    + " version " + row.schemaVersion());
+        }
+        return schema;
+    }
+
+    private OpenFile openFile(StreamSchema schema) throws IOException {
+        String name = String.format("%s-%06d-%03d-%06d.%s", Names.snake(settings.pipeline()),
+                settings.run(), subtask, seq++, settings.format().extension());
+        Path dir = settings.rootPath().resolve(Names.snake(schema.stream()));
+        Path temp = settings.staging().resolve(settings.run() + "-" + attempt)
+                .resolve(Names.snake(schema.stream())).resolve(name);
+        Files.createDirectories(temp.getParent());
+        Files.deleteIfExists(temp);
+        RowFileWriter writer = RowFileWriter.open(settings.format(), settings.compression(),
+                schema, temp);
+        return new OpenFile(schema, writer, temp, dir.resolve(name));
+    }
+
+    private void close(OpenFile file) throws IOException {
+        file.writer.close();
+        String cursorType = file.schema.cursorColumn() == null ? null
+                : file.schema.columns().get(file.schema.indexOf(file.schema.cursorColumn()))
+                        .type().kind().name();
+        closed.add(new StagedFile(file.schema.stream(), file.temp.toString(),
+                file.target.toString(), file.rows, settings.run(), settings.bounded(),
+                file.maxCursor == null ? null : CursorValues.toText(file.maxCursor), cursorType));
+    }
+
+    @Override
+    public Collection<StagedFile> prepareCommit() throws IOException {
+        for (OpenFile file : open.values()) {
+            close(file);
+        }
+        open.clear();
+        List<StagedFile> out = new ArrayList<>(closed);
+        closed.clear();
+        return out;
+    }
+
+    @Override
+    public List<Long> snapshotState(long checkpointId) {
+        return List.of(seq);
+    }
+
+    @Override
+    public void flush(boolean endOfInput) {}
+
+    @Override
+    public void close() throws IOException {
+        for (OpenFile file : open.values()) {
+            file.writer.close();
+        }
+        open.clear();
+    }
+
+    private static final class OpenFile {
+        final StreamSchema schema;
+        final RowFileWriter writer;
+        final Path temp;
+        final Path target;
+        final int cursorIndex;
+        long rows;
+        Object maxCursor;
+
+        OpenFile(StreamSchema schema, RowFileWriter writer, Path temp, Path target) {
+            this.schema = schema;
+            this.writer = writer;
+            this.temp = temp;
+            this.target = target;
+            this.cursorIndex = schema.cursorColumn() == null ? -1
+                    : schema.indexOf(schema.cursorColumn());
+        }
+
+        void write(Row row) throws IOException {
+            writer.write(row);
+            rows++;
+            if (cursorIndex >= 0 && cursorIndex < row.values().length) {
+                maxCursor = CursorValues.max(maxCursor, row.value(cursorIndex));
+            }
+        }
+    }
+}

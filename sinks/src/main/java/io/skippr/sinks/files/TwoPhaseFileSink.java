@@ -1,0 +1,90 @@
+package io.skippr.sinks.files;
+
+import io.skippr.core.record.SourceRecord;
+import java.io.IOException;
+import java.util.Collection;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.StandardSinkTopologies;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * Exactly-once files: the writer stages files under temporary names, each subtask's committer
+ * renames them when the checkpoint completes, and a global committer records the commit with its
+ * cursor positions. Nothing is visible under a final name before its checkpoint completed.
+ */
+public final class TwoPhaseFileSink
+        implements Sink<SourceRecord>,
+                SupportsWriterState<SourceRecord, Long>,
+                SupportsCommitter<StagedFile>,
+                SupportsPostCommitTopology<StagedFile> {
+    private static final long serialVersionUID = 1L;
+
+    private final FileSinkSettings settings;
+
+    public TwoPhaseFileSink(FileSinkSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public StagingWriter createWriter(WriterInitContext context) {
+        return restoreWriter(context, java.util.List.of());
+    }
+
+    @Override
+    public StagingWriter restoreWriter(WriterInitContext context, Collection<Long> state) {
+        long seq = state.stream().mapToLong(Long::longValue).max().orElse(0);
+        return new StagingWriter(settings, context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getAttemptNumber(), seq);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<Long> getWriterStateSerializer() {
+        return new SequenceSerializer();
+    }
+
+    @Override
+    public Committer<StagedFile> createCommitter(CommitterInitContext context) {
+        return new FileRenamer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<StagedFile> getCommittableSerializer() {
+        return new StagedFileSerializer();
+    }
+
+    @Override
+    public void addPostCommitTopology(DataStream<CommittableMessage<StagedFile>> committables) {
+        FileSinkSettings s = settings;
+        StandardSinkTopologies.addGlobalCommitter(committables, () -> new CommitRecorder(s),
+                StagedFileSerializer::new);
+    }
+
+    /** The writer's file sequence number. */
+    static final class SequenceSerializer implements SimpleVersionedSerializer<Long> {
+        @Override
+        public int getVersion() {
+            return 1;
+        }
+
+        @Override
+        public byte[] serialize(Long seq) {
+            return java.nio.ByteBuffer.allocate(8).putLong(seq).array();
+        }
+
+        @Override
+        public Long deserialize(int version, byte[] bytes) throws IOException {
+            if (version != 1) {
+                throw new IOException("unknown file sink writer state version " + version);
+            }
+            return java.nio.ByteBuffer.wrap(bytes).getLong();
+        }
+    }
+}

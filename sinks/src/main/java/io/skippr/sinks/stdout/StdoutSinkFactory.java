@@ -1,0 +1,31 @@
+package io.skippr.sinks.stdout;
+
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/** The Stdout data sink: JSON lines on standard output, at-least-once. */
+public final class StdoutSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "Stdout";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        return new SkipprSink() {
+            @Override
+            public Map<String, String> committedPositions() {
+                return Map.of(); // standard output keeps nothing to resume from
+            }
+
+            @Override
+            public void addTo(DataStream<SourceRecord> records, String uid) {
+                records.sinkTo(new StdoutSink()).uid(uid).name(uid);
+            }
+        };
+    }
+}

@@ -1,0 +1,61 @@
+package io.skippr.sources.localfile;
+
+import io.skippr.core.record.StreamSchema;
+import io.skippr.core.serde.ValueCodec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+/**
+ * Binary form of {@link EnumState} in checkpoints. Version 1: schema (presence flag, then {@link
+ * ValueCodec#writeSchema}), known paths, pending splits (as {@link FileSplitSerializer} version
+ * 1), discovered flag.
+ */
+public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
+    public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();
+
+    @Override
+    public int getVersion() {
+        return FileSplitSerializer.VERSION;
+    }
+
+    @Override
+    public byte[] serialize(EnumState state) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(1024);
+        out.writeBoolean(state.schema() != null);
+        if (state.schema() != null) {
+            ValueCodec.writeSchema(state.schema(), out);
+        }
+        out.writeInt(state.knownPaths().size());
+        for (String path : state.knownPaths()) {
+            ValueCodec.writeString(path, out);
+        }
+        out.writeInt(state.pendingSplits().size());
+        for (FileSplit split : state.pendingSplits()) {
+            FileSplitSerializer.write(split, out);
+        }
+        out.writeBoolean(state.discovered());
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public EnumState deserialize(int version, byte[] serialized) throws IOException {
+        FileSplitSerializer.checkVersion("LocalFile enumerator state", version);
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        StreamSchema schema = in.readBoolean() ? ValueCodec.readSchema(in) : null;
+        int n = in.readInt();
+        List<String> known = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            known.add(ValueCodec.readString(in));
+        }
+        int m = in.readInt();
+        List<FileSplit> pending = new ArrayList<>(m);
+        for (int i = 0; i < m; i++) {
+            pending.add(FileSplitSerializer.read(in));
+        }
+        return new EnumState(schema, known, pending, in.readBoolean());
+    }
+}

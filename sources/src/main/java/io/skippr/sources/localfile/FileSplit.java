@@ -1,0 +1,45 @@
+package io.skippr.sources.localfile;
+
+import io.skippr.core.record.StreamSchema;
+import java.util.Objects;
+import org.apache.flink.api.connector.source.SourceSplit;
+
+/**
+ * One file to read, and how far it has been read: the split's state in a checkpoint.
+ *
+ * @param path the file's absolute path; also the split id
+ * @param format how to read it
+ * @param schema the stream schema to emit rows as (the enumerator's inferred schema, or the
+ *     later version the reader evolved to while reading this file)
+ * @param recordsRead how many records (CSV records after the header, JSONL lines, Parquet rows)
+ *     have been emitted: a restored reader skips them. Blank lines count as records.
+ * @param byteOffset for CSV and JSONL, the file offset just after the last record read, where a
+ *     restored reader seeks to; -1 if unknown (the reader then skips {@code recordsRead}
+ *     records). Unused (0) for Parquet.
+ */
+public record FileSplit(
+        String path, FileFormat format, StreamSchema schema, long recordsRead, long byteOffset)
+        implements SourceSplit {
+
+    public FileSplit {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(schema, "schema");
+    }
+
+    /** A split of a file not read yet. */
+    static FileSplit unread(String path, FileFormat format, StreamSchema schema) {
+        return new FileSplit(path, format, schema, 0, 0);
+    }
+
+    @Override
+    public String splitId() {
+        return path;
+    }
+
+    @Override
+    public String toString() {
+        return "FileSplit[" + path + " " + format + " read=" + recordsRead + " offset="
+                + byteOffset + "]";
+    }
+}

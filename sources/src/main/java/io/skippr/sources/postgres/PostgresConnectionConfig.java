@@ -1,0 +1,85 @@
+package io.skippr.sources.postgres;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * Where and how to connect to PostgreSQL. The password is only handed to the driver: {@link
+ * #toString()} and every error message name host, port, database and user, never the password.
+ */
+public record PostgresConnectionConfig(
+        String host, int port, String database, String user, String password, String sslmode)
+        implements Serializable {
+
+    private static final int CONNECT_TIMEOUT_SECONDS = 30;
+
+    /** Opens a connection whose session prints values deterministically (UTC, ISO styles). */
+    public Connection connect() throws IOException {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setServerNames(new String[] {host});
+        ds.setPortNumbers(new int[] {port});
+        ds.setDatabaseName(database);
+        ds.setUser(user);
+        if (password != null) {
+            ds.setPassword(password);
+        }
+        ds.setSslMode(sslmode == null ? "prefer" : sslmode);
+        ds.setApplicationName("skippr");
+        ds.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
+        ds.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);
+        ds.setTcpKeepAlive(true);
+        // Text transfer everywhere: values are parsed from PostgreSQL's own text form.
+        ds.setBinaryTransfer(false);
+        Connection connection;
+        try {
+            connection = ds.getConnection();
+        } catch (SQLException e) {
+            throw new IOException(
+                    "Could not connect to " + describe() + ": " + e.getMessage(), e);
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET TimeZone = 'UTC'");
+            s.execute("SET IntervalStyle = 'postgres'");
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            throw new IOException(
+                    "Could not set up the session on " + describe() + ": " + e.getMessage(), e);
+        }
+        return connection;
+    }
+
+    /** {@code PostgreSQL at host:port, database "db", user "u"}: never the password. */
+    public String describe() {
+        return "PostgreSQL at "
+                + host
+                + ":"
+                + port
+                + ", database \""
+                + database
+                + "\", user \""
+                + user
+                + "\" (sslmode "
+                + (sslmode == null ? "prefer" : sslmode)
+                + ")";
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // closing after a failure: the original failure is what matters
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.connector.base.source.reader.RecordEmitter;
+
+/**
+ * Emits a split's records and advances its state. Before the first record of a stream (and of each
+ * new schema version of it) this reader emits, it emits the stream's {@link SchemaChange}; a
+ * restored reader is a new instance, so it announces its schemas again.
+ */
+final class PostgresRecordEmitter implements RecordEmitter<ReadRecord, SourceRecord, PostgresSplitState> {
+    private final Map<String, Long> announced = new HashMap<>();
+
+    @Override
+    public void emitRecord(
+            ReadRecord element, SourceOutput<SourceRecord> output, PostgresSplitState state) {
+        StreamSchema schema = state.schema();
+        long version = state.schemaVersion();
+        Long seen = announced.get(schema.stream());
+        if (seen == null || seen != version) {
+            output.collect(new SchemaChange(schema));
+            announced.put(schema.stream(), version);
+        }
+        output.collect(element.record());
+        state.advance(element.key(), element.ordinal());
+    }
+}

@@ -1,0 +1,14 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.core.record.SourceRecord;
+import java.util.List;
+
+/**
+ * A record read from a split, with the progress emitting it makes.
+ *
+ * @param record a Row, or an Undecodable for a row PostgreSQL holds values of that Skippr cannot
+ *     represent
+ * @param key the row's primary key as PostgreSQL text; null without a key
+ * @param ordinal the row's 1-based number in the split's order, counting from the split's start
+ */
+record ReadRecord(SourceRecord record, List<String> key, long ordinal) {}

@@ -1,0 +1,131 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.Undecodable;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns result-set rows of a {@link SplitQuery} into records with deterministic positions: {@code
+ * table|key=value[,...]} (key values as PostgreSQL text) or {@code table|#ordinal} without a key,
+ * then {@code |cursor=value} (as {@link CursorValues} text) when a cursor column is set.
+ */
+final class RowDecoder {
+    private final String stream;
+    private final long schemaVersion;
+    private final List<ColumnInfo> columns;
+    private final DataType.Kind[] kinds;
+    private final List<String> keyColumns;
+    private final int cursorIndex;
+
+    RowDecoder(TableInfo table) {
+        this.stream = table.stream();
+        this.schemaVersion = table.streamSchema().version();
+        this.columns = table.columns();
+        this.kinds = new DataType.Kind[columns.size()];
+        for (int i = 0; i < kinds.length; i++) {
+            kinds[i] = columns.get(i).type().kind();
+        }
+        this.keyColumns = table.primaryKey();
+        this.cursorIndex = table.cursorColumn() == null ? -1 : table.indexOf(table.cursorColumn());
+    }
+
+    /** The current row of {@code rs}, the {@code ordinal}-th of its split. */
+    ReadRecord decode(ResultSet rs, long ordinal) throws SQLException {
+        Object[] values = new Object[kinds.length];
+        String problem = null;
+        for (int i = 0; i < kinds.length; i++) {
+            try {
+                values[i] = PgTypes.read(rs, i + 1, kinds[i]);
+            } catch (PgTypes.Unrepresentable e) {
+                if (problem == null) {
+                    problem = "column " + Sql.show(columns.get(i).name()) + ": " + e.getMessage();
+                }
+            }
+        }
+        List<String> key = null;
+        StringBuilder position = new StringBuilder(stream).append('|');
+        if (keyColumns.isEmpty()) {
+            position.append('#').append(ordinal);
+        } else {
+            key = new ArrayList<>(keyColumns.size());
+            for (int k = 0; k < keyColumns.size(); k++) {
+                String text = rs.getString(kinds.length + k + 1);
+                key.add(text);
+                if (k > 0) {
+                    position.append(',');
+                }
+                position.append(keyColumns.get(k)).append('=').append(text);
+            }
+        }
+        if (cursorIndex >= 0) {
+            Object cursor = values[cursorIndex];
+            String text;
+            if (cursor != null) {
+                text = CursorValues.toText(cursor);
+            } else {
+                String raw = rs.getString(cursorIndex + 1);
+                text = raw == null ? "" : raw;
+            }
+            position.append('|').append(columns.get(cursorIndex).name()).append('=').append(text);
+        }
+        SourceRecord record;
+        if (problem == null) {
+            record = Row.insert(stream, schemaVersion, values, position.toString());
+        } else {
+            record =
+                    new Undecodable(
+                            stream,
+                            payload(rs),
+                            "PostgreSQL value has no Skippr representation: " + problem,
+                            position.toString());
+        }
+        return new ReadRecord(record, key, ordinal);
+    }
+
+    /** The row as a JSON object of PostgreSQL text values, for a deadletter. */
+    private String payload(ResultSet rs) throws SQLException {
+        StringBuilder json = new StringBuilder("{");
+        for (int i = 0; i < columns.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            appendJsonString(json, columns.get(i).name());
+            json.append(':');
+            String text = rs.getString(i + 1);
+            if (text == null) {
+                json.append("null");
+            } else {
+                appendJsonString(json, text);
+            }
+        }
+        return json.append('}').toString();
+    }
+
+    static void appendJsonString(StringBuilder out, String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (ch < 0x20) {
+                        out.append(String.format("\\u%04x", (int) ch));
+                    } else {
+                        out.append(ch);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+}

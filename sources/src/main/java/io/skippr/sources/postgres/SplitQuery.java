@@ -1,0 +1,129 @@
+package io.skippr.sources.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The SELECT that reads a split: every column, then the key columns as text; in key order (all
+ * columns for a table without a key), resuming after the split's progress.
+ */
+final class SplitQuery {
+    private final String sql;
+    private final List<Object> params;
+
+    private SplitQuery(String sql, List<Object> params) {
+        this.sql = sql;
+        this.params = params;
+    }
+
+    static SplitQuery of(PostgresSplit split) {
+        TableInfo table = split.table();
+        List<Object> params = new ArrayList<>();
+        List<String> where = new ArrayList<>();
+        List<String> select = new ArrayList<>();
+        for (ColumnInfo column : table.columns()) {
+            select.add(Sql.quote(column.name()));
+        }
+        for (String key : table.primaryKey()) {
+            select.add(Sql.quote(key) + "::text");
+        }
+        if (!table.primaryKey().isEmpty()) {
+            String key = Sql.quote(table.primaryKey().get(0));
+            if (split.keyFrom() != null) {
+                where.add(key + " >= ?");
+                params.add(split.keyFrom());
+            }
+            if (split.keyTo() != null) {
+                where.add(key + " < ?");
+                params.add(split.keyTo());
+            }
+            if (split.lastKey() != null) {
+                where.add(afterKey(table, split.lastKey(), params));
+            }
+        }
+        CursorWindow window = split.window();
+        if (window != null) {
+            ColumnInfo cursor = table.column(table.cursorColumn());
+            String column = Sql.quote(cursor.name());
+            if (window.after() != null) {
+                where.add(column + " > ?::" + cursor.castType());
+                params.add(window.after());
+            }
+            if (window.upTo() != null) {
+                String upTo = column + " <= ?::" + cursor.castType();
+                where.add(window.includeNull() ? "(" + column + " IS NULL OR " + upTo + ")" : upTo);
+                params.add(window.upTo());
+            } else {
+                where.add(window.includeNull() ? column + " IS NULL" : "FALSE");
+            }
+        }
+        StringBuilder sql = new StringBuilder("SELECT ");
+        sql.append(String.join(", ", select));
+        sql.append(" FROM ").append(table.qualifiedName());
+        if (!where.isEmpty()) {
+            sql.append(" WHERE ").append(String.join(" AND ", where));
+        }
+        List<String> order =
+                table.primaryKey().isEmpty()
+                        ? table.columns().stream().map(ColumnInfo::orderExpression).toList()
+                        : table.primaryKey().stream().map(Sql::quote).toList();
+        if (!order.isEmpty()) {
+            sql.append(" ORDER BY ").append(String.join(", ", order));
+        }
+        if (table.primaryKey().isEmpty() && split.rowsEmitted() > 0) {
+            sql.append(" OFFSET ?");
+            params.add(split.rowsEmitted());
+        }
+        return new SplitQuery(sql.toString(), params);
+    }
+
+    /** {@code "k" > ?} or, for a composite key, {@code ("a", "b") > (?, ?)}, cast from text. */
+    private static String afterKey(TableInfo table, List<String> lastKey, List<Object> params) {
+        List<String> key = table.primaryKey();
+        if (lastKey.size() != key.size()) {
+            throw new IllegalStateException(
+                    "split state of " + table.qualifiedName() + " has a key of " + lastKey.size()
+                            + " values for a key of " + key.size() + " columns");
+        }
+        params.addAll(lastKey);
+        String values =
+                key.stream()
+                        .map(k -> "?::" + table.column(k).castType())
+                        .collect(Collectors.joining(", "));
+        return key.size() == 1
+                ? Sql.quote(key.get(0)) + " > " + values
+                : "(" + Sql.quoteAll(key) + ") > (" + values + ")";
+    }
+
+    String sql() {
+        return sql;
+    }
+
+    /** Runs the query as a server-side cursor: {@code connection} must not be in autocommit. */
+    ResultSet execute(Connection connection, int fetchSize) throws SQLException {
+        PreparedStatement statement =
+                connection.prepareStatement(
+                        sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+        try {
+            statement.setFetchSize(fetchSize);
+            for (int i = 0; i < params.size(); i++) {
+                Object p = params.get(i);
+                if (p instanceof Long l) {
+                    statement.setLong(i + 1, l);
+                } else {
+                    statement.setString(i + 1, (String) p);
+                }
+            }
+            statement.closeOnCompletion();
+            return statement.executeQuery();
+        } catch (SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
+        }
+    }
+}
