@@ -49,6 +49,10 @@ public final class Skipprd implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        // skipprd as its own process decides where logs go (console with --log, else a file)
+        System.setProperty(Logs.MANAGED, "true");
+        System.setProperty("log4j2.configurationFile", "classpath:log4j2-skipprd.properties");
+        System.setProperty("skippr.console.level", "OFF");
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         System.exit(run(args, Path.of("").toAbsolutePath(), System.getenv(), out, err));
@@ -61,6 +65,8 @@ public final class Skipprd implements Callable<Integer> {
         CommandLine cli = new CommandLine(new Skipprd(context));
         cli.addSubcommand(ConnectCommands.connect(context));
         cli.addSubcommand(new CommandLine(new ValidateCommand(context)));
+        cli.addSubcommand(new CommandLine(new SyncCommand(context)));
+        cli.addSubcommand(new CommandLine(new QueryCommand(context)));
         cli.setOut(out);
         cli.setErr(err);
         cli.setCaseInsensitiveEnumValuesAllowed(true);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.DataType;
+import io.skippr.core.record.SkipprId;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,16 +15,22 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The commit records of a file sink, under {@code root/_skippr/commits}: one JSON file per commit,
- * written atomically after the commit's files were renamed to their final names. A file counts
- * as committed when a record lists it; the cursor positions of bounded runs are kept in the same
- * records, so a position advances exactly when its data lands.
+ * The commit records of a file sink, under {@code root/_skippr/commits}: one JSON file per
+ * subtask commit, written atomically right after that commit's files got their final names.
+ *
+ * <p>A continuous run's files count as committed once a record lists them. A bounded run counts
+ * only when every one of its subtasks recorded its commit (each records at least an end marker):
+ * a run that died half committed is undone by the next bounded run, and the cursor positions in
+ * its records are ignored, so a position advances exactly when all its data has landed.
  */
 public final class CommitLog {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,9 +41,9 @@ public final class CommitLog {
         this.dir = root.resolve("_skippr").resolve("commits");
     }
 
-    /** One commit: its files, and per stream the highest cursor value among them. */
-    public record Commit(long run, boolean bounded, List<String> files, Map<String, Long> rows,
-            Map<String, String> positions) {}
+    /** One subtask's commit: its files, and per stream the highest cursor value among them. */
+    public record Commit(Path record, long run, boolean bounded, int subtask, int parallelism,
+            List<String> files, Map<String, Long> rows, Map<String, String> positions) {}
 
     public List<Commit> commits() {
         if (!Files.isDirectory(dir)) {
@@ -44,7 +51,8 @@ public final class CommitLog {
         }
         try (Stream<Path> files = Files.list(dir)) {
             List<Commit> commits = new ArrayList<>();
-            for (Path p : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+            for (Path p : files.filter(f -> f.getFileName().toString().endsWith(".json"))
+                    .filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList()) {
                 commits.add(read(p));
             }
             commits.sort(Comparator.comparingLong(Commit::run));
@@ -54,31 +62,82 @@ public final class CommitLog {
         }
     }
 
-    /** The highest run number committed so far, or 0. */
+    /** The highest run number any record names, or 0. */
     public long lastRun() {
         return commits().stream().mapToLong(Commit::run).max().orElse(0);
     }
 
+    /** The commits that count: all continuous ones, and those of complete bounded runs. */
+    public List<Commit> effective() {
+        List<Commit> all = commits();
+        Set<Long> complete = completeBoundedRuns(all);
+        return all.stream().filter(c -> !c.bounded() || complete.contains(c.run())).toList();
+    }
+
+    /** The records of bounded runs that did not complete. */
+    public List<Commit> incomplete() {
+        List<Commit> all = commits();
+        Set<Long> complete = completeBoundedRuns(all);
+        return all.stream().filter(c -> c.bounded() && !complete.contains(c.run())).toList();
+    }
+
     /** Every committed file's path, in commit order. */
     public List<String> committedFiles() {
-        java.util.Set<String> files = new java.util.LinkedHashSet<>();
-        commits().forEach(c -> files.addAll(c.files()));
+        Set<String> files = new LinkedHashSet<>();
+        effective().forEach(c -> files.addAll(c.files()));
         return new ArrayList<>(files);
     }
 
-    /** A record key that depends only on the files a commit holds, so a replay finds it. */
-    public static String keyOf(Collection<StagedFile> files) {
-        List<String> names = files.stream().map(StagedFile::finalPath).sorted().toList();
-        long run = files.iterator().next().run();
-        return String.format("%06d-%s", run,
-                io.skippr.core.record.SkipprId.of("commit", String.join("\n", names)));
-    }
-
-    /** Per stream, the last position a bounded run committed. */
+    /** Per stream, the position the last complete bounded run reached. */
     public Map<String, String> positions() {
         Map<String, String> positions = new LinkedHashMap<>();
-        commits().stream().filter(Commit::bounded).forEach(c -> positions.putAll(c.positions()));
+        Map<Long, Map<String, String>> byRun = new LinkedHashMap<>();
+        Map<String, String> types = new LinkedHashMap<>();
+        for (Commit c : effective()) {
+            if (c.bounded()) {
+                byRun.computeIfAbsent(c.run(), r -> new LinkedHashMap<>());
+                c.positions().forEach((stream, position) -> {
+                    String[] parts = position.split(":", 2);
+                    types.put(stream, parts[0]);
+                    byRun.get(c.run()).merge(stream, parts[1], (a, b) -> larger(parts[0], a, b));
+                });
+            }
+        }
+        byRun.values().forEach(positions::putAll);
         return positions;
+    }
+
+    private static String larger(String type, String a, String b) {
+        DataType t = DataType.of(DataType.Kind.valueOf(type));
+        return CursorValues.max(CursorValues.parse(t, a), CursorValues.parse(t, b))
+                        .equals(CursorValues.parse(t, a)) ? a : b;
+    }
+
+    private static Set<Long> completeBoundedRuns(List<Commit> all) {
+        Map<Long, Set<Integer>> subtasks = new LinkedHashMap<>();
+        Map<Long, Integer> parallelism = new LinkedHashMap<>();
+        for (Commit c : all) {
+            if (c.bounded()) {
+                subtasks.computeIfAbsent(c.run(), r -> new HashSet<>()).add(c.subtask());
+                parallelism.put(c.run(), c.parallelism());
+            }
+        }
+        Set<Long> complete = new HashSet<>();
+        subtasks.forEach((run, seen) -> {
+            if (seen.size() >= parallelism.get(run)) {
+                complete.add(run);
+            }
+        });
+        return complete;
+    }
+
+    /** A record key that depends only on what a commit holds, so a replay finds its record. */
+    public static String keyOf(Collection<StagedFile> files) {
+        List<String> names = files.stream().map(f -> f.isMarker() ? "marker:" + f.subtask()
+                : f.finalPath()).sorted().toList();
+        StagedFile first = files.iterator().next();
+        return String.format("%06d-%03d-%s", first.run(), first.subtask(),
+                SkipprId.of("commit", String.join("\n", names)));
     }
 
     /** Records the commit of {@code files}, unless a record with this key exists. */
@@ -88,33 +147,37 @@ public final class CommitLog {
             return;
         }
         Files.createDirectories(dir);
-        ObjectNode doc = JSON.createObjectNode();
         StagedFile first = files.iterator().next();
+        ObjectNode doc = JSON.createObjectNode();
         doc.put("run", first.run());
         doc.put("bounded", first.bounded());
+        doc.put("subtask", first.subtask());
+        doc.put("parallelism", first.parallelism());
         ArrayNode list = doc.putArray("files");
         ObjectNode rows = doc.putObject("rows");
-        Map<String, Object> max = new LinkedHashMap<>();
-        Map<String, String> maxText = new LinkedHashMap<>();
+        Map<String, String> positions = new LinkedHashMap<>();
         for (StagedFile f : files) {
+            if (f.isMarker()) {
+                continue;
+            }
             list.add(f.finalPath());
             rows.put(f.stream(), rows.path(f.stream()).asLong(0) + f.rows());
             if (f.cursor() != null) {
-                Object value = CursorValues.parse(DataType.of(DataType.Kind.valueOf(
-                        f.cursorType())), f.cursor());
-                Object best = CursorValues.max(max.get(f.stream()), value);
-                if (best == value) {
-                    max.put(f.stream(), value);
-                    maxText.put(f.stream(), f.cursor());
-                }
+                positions.merge(f.stream(), f.cursor(), (a, b) -> larger(f.cursorType(), a, b));
             }
         }
-        ObjectNode positions = doc.putObject("positions");
-        maxText.forEach(positions::put);
+        ObjectNode pos = doc.putObject("positions");
+        positions.forEach((stream, cursor) -> pos.put(stream, typeOf(files, stream) + ":"
+                + cursor));
         Path temp = dir.resolve("." + key + ".json.tmp");
         Files.write(temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String typeOf(Collection<StagedFile> files, String stream) {
+        return files.stream().filter(f -> stream.equals(f.stream()) && f.cursorType() != null)
+                .map(StagedFile::cursorType).findFirst().orElseThrow();
     }
 
     private static Commit read(Path p) throws IOException {
@@ -122,11 +185,13 @@ public final class CommitLog {
         List<String> files = new ArrayList<>();
         doc.path("files").forEach(f -> files.add(f.asText()));
         Map<String, Long> rows = new LinkedHashMap<>();
-        doc.path("rows").fields().forEachRemaining(e -> rows.put(e.getKey(), e.getValue().asLong()));
+        doc.path("rows").fields().forEachRemaining(e -> rows.put(e.getKey(),
+                e.getValue().asLong()));
         Map<String, String> positions = new LinkedHashMap<>();
         doc.path("positions").fields().forEachRemaining(e -> positions.put(e.getKey(),
                 e.getValue().asText()));
-        return new Commit(doc.path("run").asLong(), doc.path("bounded").asBoolean(), files, rows,
+        return new Commit(p, doc.path("run").asLong(), doc.path("bounded").asBoolean(),
+                doc.path("subtask").asInt(), doc.path("parallelism").asInt(1), files, rows,
                 positions);
     }
 }

@@ -30,6 +30,12 @@ public record FileSinkSettings(
         return rootPath().resolve(".skippr-staging");
     }
 
+    /** The file extension: the format's, plus {@code .gz} for gzip-compressed text. */
+    public static String extension(FileFormat format, String compression) {
+        return format != FileFormat.PARQUET && "gzip".equals(compression)
+                ? format.extension() + ".gz" : format.extension();
+    }
+
     public CommitLog commitLog() {
         return new CommitLog(rootPath());
     }

@@ -22,17 +22,26 @@ public final class FileSinks {
 
     /**
      * Settings for a new run into {@code root}. A bounded run first removes what an earlier run
-     * left uncommitted: staging files, and final files no commit record lists (a run that died
-     * between renaming and recording), so a rerun neither duplicates nor loses rows.
+     * left uncommitted: staging files, final files no commit record lists (renamed by a run that
+     * died before recording them), and the files and records of bounded runs that did not
+     * complete; so a rerun neither duplicates nor loses rows.
      */
     public static FileSinkSettings prepare(Path root, String pipeline, boolean bounded,
             FileFormat format, String compression) {
         try {
             Files.createDirectories(root);
             CommitLog log = new CommitLog(root);
+            if (bounded) {
+                for (CommitLog.Commit undone : log.incomplete()) {
+                    for (String file : undone.files()) {
+                        Files.deleteIfExists(Path.of(file));
+                    }
+                    Files.deleteIfExists(undone.record());
+                }
+            }
             long lastRun = log.lastRun();
             Pattern name = Pattern.compile(Pattern.quote(Names.snake(pipeline))
-                    + "-(\\d{6})-\\d{3}-\\d{6}\\.[a-z]+");
+                    + "-(\\d{6})-\\d{3}-\\d{6}\\.[a-z.]+");
             Set<String> committed = new HashSet<>(log.committedFiles());
             long highestSeen = lastRun;
             try (Stream<Path> files = Files.walk(root)) {
@@ -46,15 +55,15 @@ public final class FileSinks {
                     }
                     long run = Long.parseLong(m.group(1));
                     highestSeen = Math.max(highestSeen, run);
-                    if (bounded && run > lastRun && !committed.contains(file.toString())) {
-                        Files.delete(file);
+                    if (bounded && !committed.contains(file.toString())) {
+                        Files.delete(file); // renamed by a run that never recorded it
                     }
                 }
             }
             if (bounded) {
                 deleteTree(root.resolve(".skippr-staging"));
             }
-            long run = (bounded ? lastRun : highestSeen) + 1;
+            long run = Math.max(lastRun, highestSeen) + 1;
             return new FileSinkSettings(root.toString(), pipeline, run, bounded, format,
                     compression == null ? format.defaultCompression() : compression,
                     FileSinkSettings.DEFAULT_ROLL_BYTES);

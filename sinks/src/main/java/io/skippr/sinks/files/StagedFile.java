@@ -5,8 +5,13 @@ package io.skippr.sinks.files;
  * checkpoint completes (or, in a bounded run, when all input is written). Committing it twice is
  * harmless: the second rename finds the final file and no temporary one.
  *
+ * <p>A bounded run's writer also hands on one empty marker (no paths, no rows) per subtask, so the
+ * commit log can tell a complete run from one that died half committed.
+ *
  * @param run the sink's run number: one per job start
  * @param bounded whether the run is a bounded ({@code --once}) run
+ * @param subtask the writer subtask that wrote it
+ * @param parallelism how many writer subtasks the run has
  * @param cursor the highest cursor value in the file, as text, or null
  * @param cursorType the cursor column's type kind, or null
  */
@@ -17,5 +22,17 @@ public record StagedFile(
         long rows,
         long run,
         boolean bounded,
+        int subtask,
+        int parallelism,
         String cursor,
-        String cursorType) {}
+        String cursorType) {
+
+    /** The end-of-run marker of a bounded run's subtask. */
+    public static StagedFile marker(String stream, long run, int subtask, int parallelism) {
+        return new StagedFile(stream, "", "", 0, run, true, subtask, parallelism, null, null);
+    }
+
+    public boolean isMarker() {
+        return finalPath.isEmpty();
+    }
+}

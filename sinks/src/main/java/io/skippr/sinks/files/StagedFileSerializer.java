@@ -26,6 +26,8 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
             out.writeLong(f.rows());
             out.writeLong(f.run());
             out.writeBoolean(f.bounded());
+            out.writeInt(f.subtask());
+            out.writeInt(f.parallelism());
             writeNullable(out, f.cursor());
             writeNullable(out, f.cursorType());
         }
@@ -40,7 +42,8 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             return new StagedFile(in.readUTF(), in.readUTF(), in.readUTF(), in.readLong(),
-                    in.readLong(), in.readBoolean(), readNullable(in), readNullable(in));
+                    in.readLong(), in.readBoolean(), in.readInt(), in.readInt(), readNullable(in),
+                    readNullable(in));
         }
     }
 

@@ -28,15 +28,18 @@ final class StagingWriter
                 CommittingSinkWriter<SourceRecord, StagedFile> {
     private final FileSinkSettings settings;
     private final int subtask;
+    private final int parallelism;
     private final int attempt;
     private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
     private final Map<String, OpenFile> open = new HashMap<>();
     private final List<StagedFile> closed = new ArrayList<>();
     private long seq;
 
-    StagingWriter(FileSinkSettings settings, int subtask, int attempt, long seq) {
+    StagingWriter(FileSinkSettings settings, int subtask, int parallelism, int attempt,
+            long seq) {
         this.settings = settings;
         this.subtask = subtask;
+        this.parallelism = parallelism;
         this.attempt = attempt;
         this.seq = seq;
     }
@@ -78,7 +81,8 @@ final class StagingWriter
 
     private OpenFile openFile(StreamSchema schema) throws IOException {
         String name = String.format("%s-%06d-%03d-%06d.%s", Names.snake(settings.pipeline()),
-                settings.run(), subtask, seq++, settings.format().extension());
+                settings.run(), subtask, seq++,
+                FileSinkSettings.extension(settings.format(), settings.compression()));
         Path dir = settings.rootPath().resolve(Names.snake(schema.stream()));
         Path temp = settings.staging().resolve(settings.run() + "-" + attempt)
                 .resolve(Names.snake(schema.stream())).resolve(name);
@@ -95,8 +99,8 @@ final class StagingWriter
                 : file.schema.columns().get(file.schema.indexOf(file.schema.cursorColumn()))
                         .type().kind().name();
         closed.add(new StagedFile(file.schema.stream(), file.temp.toString(),
-                file.target.toString(), file.rows, settings.run(), settings.bounded(),
-                file.maxCursor == null ? null : CursorValues.toText(file.maxCursor), cursorType));
+                file.target.toString(), file.rows, settings.run(), settings.bounded(), subtask,
+                parallelism, file.maxCursor == null ? null : CursorValues.toText(file.maxCursor), cursorType));
     }
 
     @Override
@@ -107,6 +111,9 @@ final class StagingWriter
         open.clear();
         List<StagedFile> out = new ArrayList<>(closed);
         closed.clear();
+        if (settings.bounded()) {
+            out.add(StagedFile.marker("", settings.run(), subtask, parallelism));
+        }
         return out;
     }
 

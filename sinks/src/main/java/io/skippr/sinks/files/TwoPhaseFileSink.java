@@ -10,21 +10,17 @@ import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.StandardSinkTopologies;
-import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
-import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * Exactly-once files: the writer stages files under temporary names, each subtask's committer
- * renames them when the checkpoint completes, and a global committer records the commit with its
- * cursor positions. Nothing is visible under a final name before its checkpoint completed.
+ * Exactly-once files: the writer stages files under temporary names; when the checkpoint
+ * completes (or a bounded run ends), each subtask's committer renames them and records the commit
+ * with its cursor positions. Nothing is visible under a final name before its checkpoint
+ * completed.
  */
 public final class TwoPhaseFileSink
         implements Sink<SourceRecord>,
                 SupportsWriterState<SourceRecord, Long>,
-                SupportsCommitter<StagedFile>,
-                SupportsPostCommitTopology<StagedFile> {
+                SupportsCommitter<StagedFile> {
     private static final long serialVersionUID = 1L;
 
     private final FileSinkSettings settings;
@@ -42,6 +38,7 @@ public final class TwoPhaseFileSink
     public StagingWriter restoreWriter(WriterInitContext context, Collection<Long> state) {
         long seq = state.stream().mapToLong(Long::longValue).max().orElse(0);
         return new StagingWriter(settings, context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getNumberOfParallelSubtasks(),
                 context.getTaskInfo().getAttemptNumber(), seq);
     }
 
@@ -52,19 +49,12 @@ public final class TwoPhaseFileSink
 
     @Override
     public Committer<StagedFile> createCommitter(CommitterInitContext context) {
-        return new FileRenamer();
+        return new FileCommitter(settings.commitLog());
     }
 
     @Override
     public SimpleVersionedSerializer<StagedFile> getCommittableSerializer() {
         return new StagedFileSerializer();
-    }
-
-    @Override
-    public void addPostCommitTopology(DataStream<CommittableMessage<StagedFile>> committables) {
-        FileSinkSettings s = settings;
-        StandardSinkTopologies.addGlobalCommitter(committables, () -> new CommitRecorder(s),
-                StagedFileSerializer::new);
     }
 
     /** The writer's file sequence number. */

@@ -1,0 +1,41 @@
+package io.skippr.cli;
+
+import io.skippr.job.Progress;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The live progress line of {@code skipprd sync}: counts, rate and per-stream detail. */
+final class ProgressLine {
+    private final PrintWriter err;
+    private final boolean live;
+    private final long started = System.nanoTime();
+    private boolean drawn;
+
+    ProgressLine(PrintWriter err, boolean live) {
+        this.err = err;
+        this.live = live;
+    }
+
+    void update(Map<String, Map<String, Long>> counters) {
+        if (!live || counters.isEmpty()) {
+            return;
+        }
+        double seconds = Math.max((System.nanoTime() - started) / 1e9, 0.001);
+        long read = Progress.total(counters, Progress.READ);
+        String streams = counters.entrySet().stream().limit(4)
+                .map(e -> e.getKey() + " " + e.getValue().getOrDefault(Progress.WRITTEN, 0L))
+                .collect(Collectors.joining(", "));
+        err.print(String.format("\rread %,d  written %,d  deadlettered %,d  %,.0f rec/s  [%s]\u001b[K",
+                read, Progress.total(counters, Progress.WRITTEN),
+                Progress.total(counters, Progress.DEADLETTERED), read / seconds, streams));
+        err.flush();
+        drawn = true;
+    }
+
+    void finish() {
+        if (drawn) {
+            err.println();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.skippr.job;
+
+import io.skippr.config.Config;
+import io.skippr.config.ConfigDiscovery;
+import io.skippr.config.ConfigException;
+import io.skippr.config.ConfiguredPipeline;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code flink run skippr-job.jar --pipeline orders [--once] [--config FILE]} entry point:
+ * builds the pipeline's job graph on the cluster's environment and runs it.
+ */
+public final class SkipprJob {
+    private static final Logger LOG = LoggerFactory.getLogger(SkipprJob.class);
+    static final String COMPLETE = "Pipeline sync complete";
+
+    private SkipprJob() {}
+
+    public static void main(String[] args) throws Exception {
+        Arguments arguments = Arguments.parse(args);
+        Map<String, String> env = System.getenv();
+        Path file = ConfigDiscovery.require(arguments.config, env, Path.of("").toAbsolutePath());
+        ConfiguredPipeline pipeline = Config.load(file).getPipeline(arguments.pipeline);
+        Path stateDir = StateDirs.of(file, arguments.pipeline, env);
+        StreamExecutionEnvironment flink = StreamExecutionEnvironment.getExecutionEnvironment();
+        PipelineGraph.build(flink, new PipelineGraph.Request(pipeline, arguments.once, env,
+                stateDir));
+        JobExecutionResult result = flink.execute("skippr " + arguments.pipeline
+                + (arguments.once ? " --once" : ""));
+        if (arguments.once && result.isJobExecutionResult()) {
+            var counters = Progress.byStream(result.getAllAccumulatorResults());
+            LOG.info("{}: {}", COMPLETE, Summary.line(counters));
+        }
+    }
+
+    /** The job's arguments; a mistake is a {@link ConfigException} naming it. */
+    record Arguments(String pipeline, boolean once, Path config) {
+        static Arguments parse(String[] args) {
+            String pipeline = null;
+            boolean once = false;
+            Path config = null;
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--pipeline" -> pipeline = value(args, ++i, "--pipeline");
+                    case "--once" -> once = true;
+                    case "--config" -> config = Path.of(value(args, ++i, "--config"));
+                    default -> throw ConfigException.of("skippr-job", "unknown argument '"
+                            + args[i] + "'; usage: --pipeline NAME [--once] [--config FILE]");
+                }
+            }
+            if (pipeline == null) {
+                throw ConfigException.of("skippr-job", "missing --pipeline NAME");
+            }
+            return new Arguments(pipeline, once, config);
+        }
+
+        private static String value(String[] args, int i, String flag) {
+            if (i >= args.length) {
+                throw ConfigException.of("skippr-job", flag + " needs a value");
+            }
+            return args[i];
+        }
+    }
+}

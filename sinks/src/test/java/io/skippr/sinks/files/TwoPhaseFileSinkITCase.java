@@ -1,0 +1,142 @@
+package io.skippr.sinks.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.skippr.sinks.testing.DuckDb;
+import io.skippr.sinks.testing.GeneratedRows;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The file sink under failures: every row lands exactly once, nothing uncommitted shows. */
+class TwoPhaseFileSinkITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(4)
+                    .build());
+
+    @TempDir Path dir;
+
+    private StreamExecutionEnvironment env(RuntimeExecutionMode mode) {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                java.time.Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setRuntimeMode(mode);
+        env.setParallelism(2);
+        if (mode == RuntimeExecutionMode.STREAMING) {
+            env.enableCheckpointing(150);
+        }
+        return env;
+    }
+
+    private static void assertExactlyOnce(Path root, long n) throws Exception {
+        List<String> files = new CommitLog(root).committedFiles();
+        assertThat(files).isNotEmpty();
+
+        List<Object> row = DuckDb.row("SELECT count(*), count(DISTINCT _skippr_id), sum(n),"
+                + " min(n), max(n) FROM read_parquet($files)", files);
+        assertThat(row).containsExactly(n, n, BigInteger.valueOf(n * (n - 1) / 2)
+                .toString().equals(row.get(2).toString()) ? row.get(2) : "sum mismatch", 0L,
+                n - 1);
+        try (Stream<Path> all = Files.walk(root)) {
+            List<String> visible = all.filter(p -> p.toString().endsWith(".parquet"))
+                    .filter(p -> !p.startsWith(root.resolve(".skippr-staging")))
+                    .map(Path::toString).sorted().toList();
+            assertThat(visible).as("every visible file is committed")
+                    .containsExactlyInAnyOrderElementsOf(files);
+        }
+    }
+
+    @Test
+    void streamingWithAFailureMidStreamLosesAndDuplicatesNothing() throws Exception {
+        long n = 4000;
+        Path root = dir.resolve("out");
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.STREAMING);
+        FileSinkSettings settings = FileSinks.prepare(root, "orders", false, FileFormat.PARQUET,
+                null);
+        GeneratedRows.stream(env, n, 4000, 2500, dir.resolve("failed-once"))
+                .sinkTo(new TwoPhaseFileSink(settings));
+        env.execute("streaming exactly-once");
+
+        assertThat(dir.resolve("failed-once")).as("the failure was injected").exists();
+        assertExactlyOnce(root, n);
+    }
+
+    @Test
+    void aBoundedRunCommitsOnceAtTheEndAndRecordsItsPosition() throws Exception {
+        long n = 3000;
+        Path root = dir.resolve("out");
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
+        FileSinkSettings settings = FileSinks.prepare(root, "orders", true, FileFormat.PARQUET,
+                null);
+        GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(settings));
+        env.execute("bounded");
+
+        assertExactlyOnce(root, n);
+        CommitLog log = new CommitLog(root);
+        assertThat(log.lastRun()).isEqualTo(1);
+        assertThat(log.positions()).containsEntry("events", String.valueOf(n - 1));
+        assertThat(log.commits()).as("one record per subtask").hasSize(2);
+        assertThat(FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null).run())
+                .as("the next run").isEqualTo(2);
+    }
+
+    @Test
+    void aBoundedRunThatOnlyPartlyCommittedIsUndoneAndItsPositionIgnored() throws Exception {
+        long n = 600;
+        Path root = dir.resolve("out");
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
+        GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(
+                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
+        env.execute("first run");
+        CommitLog log = new CommitLog(root);
+        CommitLog.Commit lost = log.commits().get(1);
+        Files.delete(lost.record()); // as if subtask 1 died before recording its commit
+
+        assertThat(log.positions()).as("an incomplete run moves no position").isEmpty();
+        FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null);
+
+        assertThat(new CommitLog(root).commits()).isEmpty();
+        try (Stream<Path> all = Files.walk(root)) {
+            assertThat(all.filter(p -> p.toString().endsWith(".parquet"))).isEmpty();
+        }
+    }
+
+    @Test
+    void aRunThatDiedBetweenRenameAndRecordIsUndoneByTheNextBoundedRun() throws Exception {
+        long n = 500;
+        Path root = dir.resolve("out");
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
+        GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(
+                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
+        env.execute("first run");
+        Path orphan = root.resolve("events").resolve("orders-000002-000-000000.parquet");
+        Files.copy(Path.of(new CommitLog(root).committedFiles().get(0)), orphan);
+        Files.createDirectories(root.resolve(".skippr-staging/2-0/events"));
+
+        FileSinkSettings next = FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null);
+
+        assertThat(next.run()).isEqualTo(3);
+        assertThat(orphan).doesNotExist();
+        assertThat(root.resolve(".skippr-staging")).doesNotExist();
+        assertExactlyOnce(root, n);
+    }
+}
