@@ -60,7 +60,7 @@ public abstract class Connector<T extends Connector<T>> {
         }
         boolean ok =
                 switch (field.type()) {
-                    case STRING -> value instanceof String;
+                    case STRING, PATH -> value instanceof String;
                     case INTEGER -> value instanceof Integer || value instanceof Long;
                     case BOOLEAN -> value instanceof Boolean;
                     case STRING_LIST -> value instanceof List<?>;

@@ -22,7 +22,8 @@ class ConfigDiscoveryTest {
 
         assertThat(ConfigDiscovery.find(Path.of("mine.yml"), env, nested))
                 .contains(nested.resolve("mine.yml"));
-        assertThat(ConfigDiscovery.find(null, env, nested)).contains(nested.resolve("from-env.yml"));
+        assertThat(ConfigDiscovery.find(null, env, nested))
+                .contains(nested.resolve("from-env.yml"));
         assertThat(ConfigDiscovery.find(null, Map.of(), nested))
                 .contains(dir.resolve("skippr.yml"));
     }
@@ -41,8 +42,10 @@ class ConfigDiscoveryTest {
         Path empty = dir.resolve("nothing-here");
         assertThatThrownBy(() -> ConfigDiscovery.require(null, Map.of(), empty))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("skippr.yml: no skippr.yml in " + empty.toAbsolutePath()
-                        + " or its parent folders; pass --config FILE or set SKIPPR_CONFIG");
+                .hasMessage(
+                        "skippr.yml: no skippr.yml in "
+                                + empty.toAbsolutePath()
+                                + " or its parent folders; pass --config FILE or set SKIPPR_CONFIG");
         assertThat(ConfigDiscovery.findOrDefault(null, Map.of(), empty))
                 .isEqualTo(empty.resolve("skippr.yml"));
     }

@@ -136,10 +136,16 @@ class RoundTripTest {
     @Test
     void aNewFileGetsSectionsInCanonicalOrderWithBlankLinesBetween() throws IOException {
         Config cfg = Config.empty(dir.resolve("skippr.yml"));
-        EntryRef sink = cfg.dataSink("warehouse", new DataSinkPostgres().host("h").user("u")
-                .database("d"));
-        EntryRef source = cfg.dataSource("app_db", new DataSourcePostgres().host("a").user("u")
-                .database("app").tables("orders", "customers"));
+        EntryRef sink =
+                cfg.dataSink("warehouse", new DataSinkPostgres().host("h").user("u").database("d"));
+        EntryRef source =
+                cfg.dataSource(
+                        "app_db",
+                        new DataSourcePostgres()
+                                .host("a")
+                                .user("u")
+                                .database("app")
+                                .tables("orders", "customers"));
         cfg.pipeline("orders", new Pipeline(source, sink));
         cfg.save();
 
@@ -174,8 +180,8 @@ class RoundTripTest {
     @Test
     void aPairedKindIsRegisteredAsDataSinkAndSchemaSinkFromOneCall() throws IOException {
         Config cfg = write(HAND_WRITTEN);
-        EntryRef lake = cfg.dataSink("lake", new DataSinkDuckDB().path("lake.duckdb")
-                .schema("raw"));
+        EntryRef lake =
+                cfg.dataSink("lake", new DataSinkDuckDB().path("lake.duckdb").schema("raw"));
         cfg.pipeline("orders", new Pipeline(cfg.getDataSource("app_db"), lake));
 
         var model = cfg.model();
@@ -183,19 +189,22 @@ class RoundTripTest {
         var schema = model.entry(Section.SCHEMA_SINKS, "lake").orElseThrow();
         assertThat(sink.schemaSink()).isEqualTo("lake");
         assertThat(schema.kind().name()).isEqualTo("DuckDB");
-        assertThat(schema.settings()).isEqualTo(sink.settings())
+        assertThat(schema.settings())
+                .isEqualTo(sink.settings())
                 .isEqualTo(Map.of("path", "lake.duckdb", "schema", "raw"));
     }
 
     @Test
     void replacingAnEntryWithAnotherKindDropsTheOldKind() throws IOException {
         Config cfg = write(HAND_WRITTEN);
-        cfg.dataSink("warehouse", new DataSinkS3().s3Bucket("bucket").endpoint(
-                new EnvRef("S3_ENDPOINT")));
+        cfg.dataSink(
+                "warehouse",
+                new DataSinkS3().s3Bucket("bucket").endpoint(new EnvRef("S3_ENDPOINT")));
 
         Map<String, Object> sink = sinks(cfg).get("warehouse");
-        assertThat(sink).isEqualTo(Map.of("S3", Map.of("s3_bucket", "bucket", "endpoint",
-                "${S3_ENDPOINT}")));
+        assertThat(sink)
+                .isEqualTo(
+                        Map.of("S3", Map.of("s3_bucket", "bucket", "endpoint", "${S3_ENDPOINT}")));
         assertThat(cfg.text()).contains("# end of file").contains("# the application database");
     }
 
@@ -205,8 +214,14 @@ class RoundTripTest {
         cfg.pipeline("orders", new Pipeline(cfg.getDataSource("app_db")).withWriteMode("merge"));
 
         assertThat(SpecExamples.parse(cfg.text()).get("pipelines"))
-                .isEqualTo(Map.of("orders", Map.of("data_source", "data_sources.app_db",
-                        "write_mode", "merge")));
+                .isEqualTo(
+                        Map.of(
+                                "orders",
+                                Map.of(
+                                        "data_source",
+                                        "data_sources.app_db",
+                                        "write_mode",
+                                        "merge")));
         assertThat(cfg.model().pipeline("orders").orElseThrow().writeMode()).isEqualTo("merge");
     }
 

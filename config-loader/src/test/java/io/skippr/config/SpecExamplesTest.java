@@ -27,9 +27,7 @@ class SpecExamplesTest {
     private Path start(String... blocks) throws IOException {
         Path file = dir.resolve("skippr.yml");
         String text =
-                blocks.length == 0
-                        ? SpecExamples.text(START)
-                        : SpecExamples.expectedText(blocks);
+                blocks.length == 0 ? SpecExamples.text(START) : SpecExamples.expectedText(blocks);
         Files.writeString(file, text);
         return file;
     }
@@ -103,8 +101,7 @@ class SpecExamplesTest {
                         new DataSinkS3().s3Bucket("acme-lake").s3Prefix("deadletters/orders"));
         cfg.pipeline(
                 "orders",
-                new Pipeline(
-                        cfg.getDataSource("app_db"), cfg.getDataSink("warehouse"), rejects));
+                new Pipeline(cfg.getDataSource("app_db"), cfg.getDataSink("warehouse"), rejects));
         cfg.save();
 
         assertThat(saved(file)).isEqualTo(SpecExamples.expected(ADD_DESTINATION, DEADLETTER));
@@ -113,11 +110,8 @@ class SpecExamplesTest {
     @Test
     void everyYamlBlockOfThePageValidatesOnTheStartingFile() {
         for (String[] blocks :
-                new String[][] {
-                    {ADD_DESTINATION}, {SCHEMA_SINKS}, {ADD_DESTINATION, DEADLETTER}
-                }) {
-            Config cfg =
-                    Config.parse(SpecExamples.expectedText(blocks), dir.resolve("skippr.yml"));
+                new String[][] {{ADD_DESTINATION}, {SCHEMA_SINKS}, {ADD_DESTINATION, DEADLETTER}}) {
+            Config cfg = Config.parse(SpecExamples.expectedText(blocks), dir.resolve("skippr.yml"));
             ConfigModel model = cfg.model();
             assertThat(model.pipelines()).containsKey("orders");
         }

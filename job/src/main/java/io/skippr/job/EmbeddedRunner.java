@@ -39,6 +39,12 @@ public final class EmbeddedRunner implements AutoCloseable {
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.port", request.env().getOrDefault("SKIPPR_UI_PORT", "0"));
         conf.setString("heartbeat.interval", "1000");
+        if (request.once()) {
+            // a bounded run that keeps failing should end with its error, not retry forever
+            conf.setString("restart-strategy.type", "fixed-delay");
+            conf.setString("restart-strategy.fixed-delay.attempts", "2");
+            conf.setString("restart-strategy.fixed-delay.delay", "1 s");
+        }
     }
 
     /** Starts the cluster; returns the web UI's address. */

@@ -42,6 +42,11 @@ public record Field(
         return new Field(name, FieldType.STRING, false, null, false, description, List.of());
     }
 
+    /** A local file, folder or glob; relative to the folder of skippr.yml when a run uses it. */
+    public static Field path(String name, String description) {
+        return new Field(name, FieldType.PATH, false, null, false, description, List.of());
+    }
+
     public static Field integer(String name, String description) {
         return new Field(name, FieldType.INTEGER, false, null, false, description, List.of());
     }

@@ -3,6 +3,8 @@ package io.skippr.config.catalog;
 /** The value types a connector field can hold in {@code skippr.yml}. */
 public enum FieldType {
     STRING("a string", "String"),
+    /** A local file or folder; a relative path is relative to the folder of skippr.yml. */
+    PATH("a file path", "String"),
     INTEGER("an integer", "int"),
     BOOLEAN("true or false", "boolean"),
     STRING_LIST("a list of strings", "java.util.List<String>");

@@ -113,6 +113,7 @@ public final class ConnectorDocs {
         }
         return switch (f.type()) {
             case STRING -> "string";
+            case PATH -> "path (relative to skippr.yml)";
             case INTEGER -> "integer";
             case BOOLEAN -> "boolean";
             case STRING_LIST -> "list of strings";

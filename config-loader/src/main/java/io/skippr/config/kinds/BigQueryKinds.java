@@ -18,7 +18,7 @@ public final class BigQueryKinds implements KindProvider {
                                 Field.string("dataset", "Dataset the tables are created in")
                                         .required(),
                                 Field.string("location", "Dataset location").defaultsTo("US"),
-                                Field.string(
+                                Field.path(
                                         "credentials_file",
                                         "Service account key file (default: application default"
                                                 + " credentials)"),

@@ -10,7 +10,7 @@ import java.util.List;
 public final class DuckDbKinds implements KindProvider {
     private static final List<Field> FIELDS =
             List.of(
-                    Field.string("path", "DuckDB database file (created if missing)").required(),
+                    Field.path("path", "DuckDB database file (created if missing)").required(),
                     Field.string("schema", "Schema the tables are created in").defaultsTo("main"));
 
     @Override

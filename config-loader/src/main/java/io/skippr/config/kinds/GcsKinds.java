@@ -22,7 +22,7 @@ public final class GcsKinds implements KindProvider {
                                         "project_id",
                                         "Google Cloud project (default: from"
                                                 + " the credentials)"),
-                                Field.string(
+                                Field.path(
                                         "credentials_file",
                                         "Service account key file (default: application default"
                                                 + " credentials)"),

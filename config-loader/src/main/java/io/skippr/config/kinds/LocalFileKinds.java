@@ -14,7 +14,7 @@ public final class LocalFileKinds implements KindProvider {
                 KindSpec.dataSource("LocalFile", "Local file")
                         .description("Reads CSV, JSONL or Parquet files matched by a glob")
                         .fields(
-                                Field.string(
+                                Field.path(
                                                 "path",
                                                 "Glob of the files to read, such as"
                                                         + " data/orders/*.csv")
@@ -33,7 +33,7 @@ public final class LocalFileKinds implements KindProvider {
                 KindSpec.dataSink("LocalFile", "Local file", Guarantee.EXACTLY_ONCE)
                         .description("Writes files into a local folder")
                         .fields(
-                                Field.string("path", "Folder the files are written to").required(),
+                                Field.path("path", "Folder the files are written to").required(),
                                 CommonFields.FORMAT,
                                 CommonFields.COMPRESSION)
                         .build());

@@ -18,10 +18,10 @@ public final class SftpKinds implements KindProvider {
                                 Field.integer("port", "SFTP server port").defaultsTo(22),
                                 Field.string("user", "User to log in as").required(),
                                 Field.string("password", "Password of the user").secret(),
-                                Field.string("private_key_file", "Private key file for key auth"),
+                                Field.path("private_key_file", "Private key file for key auth"),
                                 Field.string("private_key_passphrase", "Passphrase of the key")
                                         .secret(),
-                                Field.string(
+                                Field.path(
                                         "known_hosts_file",
                                         "known_hosts file that holds the server's host key"
                                                 + " (default: ~/.ssh/known_hosts)"),

@@ -18,7 +18,7 @@ public final class SnowflakeKinds implements KindProvider {
                                         .required(),
                                 Field.string("user", "User to log in as").required(),
                                 Field.string("password", "Password of the user").secret(),
-                                Field.string(
+                                Field.path(
                                         "private_key_file",
                                         "Private key file for key-pair authentication"),
                                 Field.string("private_key_passphrase", "Passphrase of the key")

@@ -13,11 +13,13 @@ import java.util.Map;
 public final class SettingsResolver {
     private final Map<String, String> env;
     private final String file;
+    private final java.nio.file.Path baseDir;
     private final List<ConfigError> errors = new ArrayList<>();
 
     public SettingsResolver(Map<String, String> env, String file) {
         this.env = env;
         this.file = file;
+        this.baseDir = java.nio.file.Path.of(file).toAbsolutePath().getParent();
     }
 
     /** Resolves one entry; errors are kept until {@link #throwIfErrors()}. */
@@ -62,6 +64,7 @@ public final class SettingsResolver {
         return switch (field.type()) {
             case INTEGER -> parseInteger(entry, field, text, found);
             case BOOLEAN -> parseBoolean(entry, field, text, found);
+            case PATH -> absolute(text);
             default -> checkChoice(entry, field, text, found);
         };
     }
@@ -91,6 +94,16 @@ public final class SettingsResolver {
             return null;
         }
         return EnvRefs.substitute(text, env::get);
+    }
+
+    /** A path relative to the config file's folder; {@code ~/} is the user's home. */
+    private String absolute(String text) {
+        if (text.equals("~") || text.startsWith("~/")) {
+            return java.nio.file.Path.of(System.getProperty("user.home") + text.substring(1))
+                    .normalize()
+                    .toString();
+        }
+        return baseDir.resolve(text).normalize().toString();
     }
 
     private Long parseInteger(ConnectorEntry entry, Field field, String text, String found) {

@@ -22,9 +22,24 @@ class CatalogTest {
     void declaresEveryDataSinkOfTheSpec() {
         assertThat(names(Role.DATA_SINK))
                 .containsExactlyInAnyOrder(
-                        "Athena", "AthenaIceberg", "BigQuery", "ClickHouse", "Databricks",
-                        "DuckDB", "MotherDuck", "Postgres", "Redshift", "SkipprLake", "Snowflake",
-                        "Synapse", "AzureBlob", "GCS", "S3", "SFTP", "AMQP", "LocalFile",
+                        "Athena",
+                        "AthenaIceberg",
+                        "BigQuery",
+                        "ClickHouse",
+                        "Databricks",
+                        "DuckDB",
+                        "MotherDuck",
+                        "Postgres",
+                        "Redshift",
+                        "SkipprLake",
+                        "Snowflake",
+                        "Synapse",
+                        "AzureBlob",
+                        "GCS",
+                        "S3",
+                        "SFTP",
+                        "AMQP",
+                        "LocalFile",
                         "Stdout");
     }
 
@@ -40,14 +55,28 @@ class CatalogTest {
         assertThat(fields(Role.DATA_SINK, "Postgres"))
                 .containsSubsequence("host", "user", "password", "database", "schema");
         assertThat(fields(Role.DATA_SOURCE, "Postgres"))
-                .contains("host", "port", "user", "password", "database", "schema", "tables",
+                .contains(
+                        "host",
+                        "port",
+                        "user",
+                        "password",
+                        "database",
+                        "schema",
+                        "tables",
                         "cursor_column");
         assertThat(fields(Role.DATA_SINK, "Athena"))
-                .containsSubsequence("s3_bucket", "s3_prefix", "athena_workgroup_name",
+                .containsSubsequence(
+                        "s3_bucket",
+                        "s3_prefix",
+                        "athena_workgroup_name",
                         "athena_results_s3_bucket");
         assertThat(fields(Role.SCHEMA_SINK, "Glue"))
-                .containsSubsequence("s3_bucket", "s3_prefix", "athena_workgroup_name",
-                        "athena_results_s3_bucket", "glue_database_name");
+                .containsSubsequence(
+                        "s3_bucket",
+                        "s3_prefix",
+                        "athena_workgroup_name",
+                        "athena_results_s3_bucket",
+                        "glue_database_name");
         assertThat(fields(Role.DATA_SINK, "S3"))
                 .contains("s3_bucket", "s3_prefix", "region", "endpoint", "format");
         assertThat(fields(Role.DATA_SINK, "DuckDB")).containsExactly("path", "schema");
@@ -60,20 +89,30 @@ class CatalogTest {
     @Test
     void defaultsTheSpecAndIssueFix() {
         Map<String, String> expected = Map.of("port", "5432", "schema", "public");
-        expected.forEach((field, value) -> assertThat(
-                catalog.get(Role.DATA_SOURCE, "Postgres").field(field).orElseThrow()
-                        .defaultValue()).isEqualTo(value));
-        assertThat(catalog.get(Role.DATA_SOURCE, "Postgres").field("cursor_column")
-                .orElseThrow().isRequired()).isFalse();
-        assertThat(catalog.get(Role.DATA_SINK, "LocalFile").field("format").orElseThrow()
-                .choices()).containsExactly("parquet", "jsonl", "csv");
+        expected.forEach(
+                (field, value) ->
+                        assertThat(
+                                        catalog.get(Role.DATA_SOURCE, "Postgres")
+                                                .field(field)
+                                                .orElseThrow()
+                                                .defaultValue())
+                                .isEqualTo(value));
+        assertThat(
+                        catalog.get(Role.DATA_SOURCE, "Postgres")
+                                .field("cursor_column")
+                                .orElseThrow()
+                                .isRequired())
+                .isFalse();
+        assertThat(catalog.get(Role.DATA_SINK, "LocalFile").field("format").orElseThrow().choices())
+                .containsExactly("parquet", "jsonl", "csv");
     }
 
     @Test
     void credentialsAreSecretAndSecretsHaveNoDefault() {
         for (KindSpec kind : catalog.all()) {
             for (Field field : kind.fields()) {
-                if (field.name().contains("password") || field.name().endsWith("token")
+                if (field.name().contains("password")
+                        || field.name().endsWith("token")
                         || field.name().equals("account_key")
                         || field.name().endsWith("passphrase")) {
                     assertThat(field.isSecret()).as(kind.name() + "." + field.name()).isTrue();
@@ -107,9 +146,11 @@ class CatalogTest {
                 assertThat(schema.fields()).isEqualTo(sink.fields());
             }
         }
-        assertThat(catalog.kinds(Role.DATA_SINK).stream().filter(KindSpec::paired)
-                .map(KindSpec::name)).containsExactlyInAnyOrder("AthenaIceberg", "SkipprLake",
-                        "DuckDB");
+        assertThat(
+                        catalog.kinds(Role.DATA_SINK).stream()
+                                .filter(KindSpec::paired)
+                                .map(KindSpec::name))
+                .containsExactlyInAnyOrder("AthenaIceberg", "SkipprLake", "DuckDB");
         assertThat(catalog.get(Role.DATA_SINK, "Athena").schemaSinks()).containsExactly("Glue");
         assertThat(catalog.get(Role.DATA_SINK, "Postgres").takesSchemaSink()).isFalse();
     }

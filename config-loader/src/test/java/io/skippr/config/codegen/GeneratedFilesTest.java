@@ -54,8 +54,12 @@ class GeneratedFilesTest {
     @Test
     void updatingAPageKeepsItsHandWrittenText() {
         List<KindSpec> kinds = Generate.pages().get("postgres.md");
-        String page = "# PostgreSQL\n\nIntro.\n\n" + ConnectorDocs.BEGIN + "\nold\n"
-                + ConnectorDocs.END + "\n\n## How data lands\n\nHand-written.\n";
+        String page =
+                "# PostgreSQL\n\nIntro.\n\n"
+                        + ConnectorDocs.BEGIN
+                        + "\nold\n"
+                        + ConnectorDocs.END
+                        + "\n\n## How data lands\n\nHand-written.\n";
         String updated = ConnectorDocs.update(page, kinds);
         assertThat(updated)
                 .startsWith("# PostgreSQL\n\nIntro.\n\n")

@@ -60,9 +60,37 @@ class SettingsResolverTest {
     }
 
     @Test
+    void pathsAreRelativeToTheConfigFilesFolder() {
+        Config cfg = Config.parse("""
+                pipelines:
+                  p: {data_source: data_sources.files, data_sink: data_sinks.out}
+                data_sources:
+                  files:
+                    LocalFile: {path: data/*.csv}
+                data_sinks:
+                  out:
+                    LocalFile: {path: /var/out}
+                """, Path.of("/srv/project/skippr.yml"));
+        ResolvedPipeline run = cfg.getPipeline("p").resolve(Map.of());
+        assertThat(run.dataSource().string("path")).contains("/srv/project/data/*.csv");
+        assertThat(run.dataSink().string("path")).contains("/var/out");
+    }
+
+    @Test
     void everyMissingVariableIsNamedWithTheEntryThatNeedsIt() {
-        assertThatThrownBy(() -> config.getPipeline("orders").resolve(Map.of("DB_HOST", "h",
-                        "DB_PORT", "1", "ENVIRONMENT", "x", "CH_SECURE", "false")))
+        assertThatThrownBy(
+                        () ->
+                                config.getPipeline("orders")
+                                        .resolve(
+                                                Map.of(
+                                                        "DB_HOST",
+                                                        "h",
+                                                        "DB_PORT",
+                                                        "1",
+                                                        "ENVIRONMENT",
+                                                        "x",
+                                                        "CH_SECURE",
+                                                        "false")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage(
                         "skippr.yml:11:17: data_sources.app_db.Postgres.password: environment"
@@ -76,13 +104,29 @@ class SettingsResolverTest {
 
     @Test
     void aVariableOfTheWrongTypeIsAnErrorThatShowsNoSecret() {
-        assertThatThrownBy(() -> config.getPipeline("orders").resolve(Map.of("DB_HOST", "h",
-                        "DB_PORT", "fifty", "DB_PASSWORD", "p", "ENVIRONMENT", "x",
-                        "CH_SECURE", "yes please", "CH_PASSWORD", "q")))
+        assertThatThrownBy(
+                        () ->
+                                config.getPipeline("orders")
+                                        .resolve(
+                                                Map.of(
+                                                        "DB_HOST",
+                                                        "h",
+                                                        "DB_PORT",
+                                                        "fifty",
+                                                        "DB_PASSWORD",
+                                                        "p",
+                                                        "ENVIRONMENT",
+                                                        "x",
+                                                        "CH_SECURE",
+                                                        "yes please",
+                                                        "CH_PASSWORD",
+                                                        "q")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("skippr.yml:9:13: data_sources.app_db.Postgres.port:"
-                        + " expected an integer from the environment, found 'fifty'")
-                .hasMessageContaining("data_sinks.warehouse.ClickHouse.secure: expected true or"
-                        + " false from the environment, found 'yes please'");
+                .hasMessageContaining(
+                        "skippr.yml:9:13: data_sources.app_db.Postgres.port:"
+                                + " expected an integer from the environment, found 'fifty'")
+                .hasMessageContaining(
+                        "data_sinks.warehouse.ClickHouse.secure: expected true or"
+                                + " false from the environment, found 'yes please'");
     }
 }

@@ -37,7 +37,9 @@ public final class SpecExamples {
         return doc == null ? new LinkedHashMap<>() : doc;
     }
 
-    /** {@code base} with {@code overlay} merged in: mappings merge key by key, the rest replaces. */
+    /**
+     * {@code base} with {@code overlay} merged in: mappings merge key by key, the rest replaces.
+     */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> merge(Map<String, Object> base, Map<String, Object> overlay) {
         Map<String, Object> out = new LinkedHashMap<>(base);
@@ -45,9 +47,7 @@ public final class SpecExamples {
                 (key, value) -> {
                     Object old = out.get(key);
                     if (old instanceof Map && value instanceof Map) {
-                        out.put(
-                                key,
-                                merge((Map<String, Object>) old, (Map<String, Object>) value));
+                        out.put(key, merge((Map<String, Object>) old, (Map<String, Object>) value));
                     } else {
                         out.put(key, value);
                     }
