@@ -25,9 +25,18 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class PipelineGraph {
     private PipelineGraph() {}
 
-    /** What to run: a pipeline of a config, bounded or not, with the environment to resolve. */
+    /**
+     * What to run: a pipeline of a config, bounded or not, with the environment to resolve.
+     *
+     * @param fault a failure to inject, for recovery tests; null in real runs
+     */
     public record Request(ConfiguredPipeline pipeline, boolean once, Map<String, String> env,
-            Path stateDir) {}
+            Path stateDir, FaultInjection fault) {
+        public Request(ConfiguredPipeline pipeline, boolean once, Map<String, String> env,
+                Path stateDir) {
+            this(pipeline, once, env, stateDir, null);
+        }
+    }
 
     /** The uid of a pipeline's operator in a role: {@code orders/source}. */
     public static String uid(String pipeline, String role) {
@@ -53,7 +62,12 @@ public final class PipelineGraph {
         SingleOutputStreamOperator<SourceRecord> normalised = records
                 .process(new Normaliser(name), SerializerTypeInfo.SOURCE_RECORD)
                 .uid(uid(name, "normalise")).name(uid(name, "normalise"));
-        DataStream<SourceRecord> counted = normalised
+        DataStream<SourceRecord> checked = normalised;
+        if (request.fault() != null) {
+            checked = normalised.map(request.fault(), SerializerTypeInfo.SOURCE_RECORD)
+                    .uid(uid(name, "fault")).name(uid(name, "fault"));
+        }
+        DataStream<SourceRecord> counted = checked
                 .process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
                 .uid(uid(name, sinkRole + "/count")).name(uid(name, sinkRole + "/count"));
         sink.addTo(counted, uid(name, sinkRole));

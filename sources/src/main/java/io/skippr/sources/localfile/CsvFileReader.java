@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Reads a CSV file: the first non-blank record is the header, whose names map fields to the
- * schema's columns (a name the schema lacks becomes a new STRING column). Values are emitted as
- * the text of the file: String, or null for an unquoted empty field. Blank lines are skipped (and
+ * schema's columns (a name the schema lacks becomes a new STRING column). Values are emitted as the
+ * text of the file: String, or null for an unquoted empty field. Blank lines are skipped (and
  * counted). A record that cannot be decoded, or whose field count differs from the header's, is
  * emitted as an Undecodable.
  */

@@ -7,15 +7,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A streaming RFC 4180 parser over bytes: comma-separated fields, fields in double quotes may
- * hold commas, line breaks and doubled quotes ({@code ""}). Records end at LF, CRLF or CR
- * outside quotes. An unquoted empty field is null; a quoted empty field is the empty string. A
- * quote inside an unquoted field is kept as text.
+ * A streaming RFC 4180 parser over bytes: comma-separated fields, fields in double quotes may hold
+ * commas, line breaks and doubled quotes ({@code ""}). Records end at LF, CRLF or CR outside
+ * quotes. An unquoted empty field is null; a quoted empty field is the empty string. A quote inside
+ * an unquoted field is kept as text.
  *
- * <p>It works on bytes so that it knows the file offset where each record ends (for exact
- * restore), and decodes each record's fields as strict UTF-8 once the record is complete. A
- * record it cannot decode gets an {@link #error()} and its raw text, and parsing goes on with
- * the next record. A record longer than {@link #MAX_RECORD_BYTES} is cut.
+ * <p>It works on bytes so that it knows the file offset where each record ends (for exact restore),
+ * and decodes each record's fields as strict UTF-8 once the record is complete. A record it cannot
+ * decode gets an {@link #error()} and its raw text, and parsing goes on with the next record. A
+ * record longer than {@link #MAX_RECORD_BYTES} is cut.
  */
 final class CsvParser {
     static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;

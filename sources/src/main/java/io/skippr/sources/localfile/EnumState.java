@@ -8,11 +8,10 @@ import java.util.Objects;
  * The enumerator's checkpointed state.
  *
  * @param schema the stream schema inferred so far, or null before any file was inspected
- * @param knownPaths every file ever discovered (assigned or pending): never read again, so a
- *     file that grows after it was discovered is not re-read
+ * @param knownPaths every file ever discovered (assigned or pending): never read again, so a file
+ *     that grows after it was discovered is not re-read
  * @param pendingSplits discovered files not assigned to a reader yet, in path order
- * @param discovered whether the first listing of the glob completed (a bounded source lists
- *     once)
+ * @param discovered whether the first listing of the glob completed (a bounded source lists once)
  */
 public record EnumState(
         StreamSchema schema,

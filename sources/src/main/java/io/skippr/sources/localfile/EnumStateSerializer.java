@@ -11,8 +11,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
  * Binary form of {@link EnumState} in checkpoints. Version 1: schema (presence flag, then {@link
- * ValueCodec#writeSchema}), known paths, pending splits (as {@link FileSplitSerializer} version
- * 1), discovered flag.
+ * ValueCodec#writeSchema}), known paths, pending splits (as {@link FileSplitSerializer} version 1),
+ * discovered flag.
  */
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();

@@ -18,12 +18,12 @@ import java.util.List;
 /**
  * An absolute glob of local files, such as {@code /data/orders/*.csv}, and the files it matches.
  *
- * <p>Glob syntax is Java's ({@link java.nio.file.FileSystem#getPathMatcher}): {@code *} and
- * {@code ?} stay inside one directory, {@code **} crosses directories (and {@code a/**}{@code
- * /b} also matches {@code a/b}), {@code {x,y}} and {@code [abc]} choose. A path without glob
- * characters names one file, or every file directly inside a folder. Hidden files and folders
- * (name starting with a dot) are never matched, so writers can create {@code .name.tmp} and
- * rename it when complete.
+ * <p>Glob syntax is Java's ({@link java.nio.file.FileSystem#getPathMatcher}): {@code *} and {@code
+ * ?} stay inside one directory, {@code **} crosses directories (and {@code a/**}{@code /b} also
+ * matches {@code a/b}), {@code {x,y}} and {@code [abc]} choose. A path without glob characters
+ * names one file, or every file directly inside a folder. Hidden files and folders (name starting
+ * with a dot) are never matched, so writers can create {@code .name.tmp} and rename it when
+ * complete.
  */
 public final class FileGlob implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -9,13 +9,13 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *
  * @param path the file's absolute path; also the split id
  * @param format how to read it
- * @param schema the stream schema to emit rows as (the enumerator's inferred schema, or the
- *     later version the reader evolved to while reading this file)
+ * @param schema the stream schema to emit rows as (the enumerator's inferred schema, or the later
+ *     version the reader evolved to while reading this file)
  * @param recordsRead how many records (CSV records after the header, JSONL lines, Parquet rows)
  *     have been emitted: a restored reader skips them. Blank lines count as records.
  * @param byteOffset for CSV and JSONL, the file offset just after the last record read, where a
- *     restored reader seeks to; -1 if unknown (the reader then skips {@code recordsRead}
- *     records). Unused (0) for Parquet.
+ *     restored reader seeks to; -1 if unknown (the reader then skips {@code recordsRead} records).
+ *     Unused (0) for Parquet.
  */
 public record FileSplit(
         String path, FileFormat format, StreamSchema schema, long recordsRead, long byteOffset)
@@ -39,7 +39,14 @@ public record FileSplit(
 
     @Override
     public String toString() {
-        return "FileSplit[" + path + " " + format + " read=" + recordsRead + " offset="
-                + byteOffset + "]";
+        return "FileSplit["
+                + path
+                + " "
+                + format
+                + " read="
+                + recordsRead
+                + " offset="
+                + byteOffset
+                + "]";
     }
 }

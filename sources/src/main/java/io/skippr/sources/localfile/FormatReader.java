@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the records of one file split, resuming after the records the split has already read.
- * Rows carry the position {@code <absolute path>#<record number from 1>}.
+ * Reads the records of one file split, resuming after the records the split has already read. Rows
+ * carry the position {@code <absolute path>#<record number from 1>}.
  */
 abstract class FormatReader implements Closeable {
     protected final Path file;

@@ -20,8 +20,8 @@ import java.util.Map;
  * Reads a JSON Lines file: one JSON object per line. Values are emitted as Jackson reads them:
  * integers as Long (BigDecimal beyond INT64), other numbers as Double, booleans, strings, and
  * nested objects and arrays as their JSON text. A key the schema lacks (with a non-null value)
- * makes a new schema version with that column, typed from the value, for this row and the rest
- * of the file. Blank lines are skipped (and counted); a line that is not a JSON object is an
+ * makes a new schema version with that column, typed from the value, for this row and the rest of
+ * the file. Blank lines are skipped (and counted); a line that is not a JSON object is an
  * Undecodable.
  */
 final class JsonlFileReader extends FormatReader {
@@ -110,7 +110,7 @@ final class JsonlFileReader extends FormatReader {
             try {
                 node = MAPPER.readTree(text);
             } catch (JsonProcessingException e) {
-                return undecodable(text, "invalid JSON: " + e.getOriginalMessage(), offset);
+                return undecodable(text, jsonError(e), offset);
             }
             if (!node.isObject()) {
                 return undecodable(
@@ -174,6 +174,17 @@ final class JsonlFileReader extends FormatReader {
             return node.toString();
         }
         return node.asText();
+    }
+
+    /** Jackson's message without its source description: the line is the payload. */
+    static String jsonError(JsonProcessingException e) {
+        String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        message =
+                message.replaceAll(
+                        "\\[Source: [^\\]]*?; line: \\d+, column: (\\d+)\\]", "column $1");
+        return e.getLocation() == null || e.getLocation().getColumnNr() < 1
+                ? "invalid JSON: " + message
+                : "invalid JSON at column " + e.getLocation().getColumnNr() + ": " + message;
     }
 
     private static String describe(JsonNode node) {

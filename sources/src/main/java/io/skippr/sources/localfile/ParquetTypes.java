@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.UUID;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
-import org.apache.parquet.schema.LogicalTypeAnnotation.BsonLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.DateLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.EnumLogicalTypeAnnotation;
@@ -33,8 +32,8 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 /**
- * How Parquet types map to Skippr's: the column type from a file's footer, and each physical
- * value as the Java class of that type.
+ * How Parquet types map to Skippr's: the column type from a file's footer, and each physical value
+ * as the Java class of that type.
  *
  * <table>
  *   <caption>Parquet to Skippr</caption>
@@ -158,9 +157,10 @@ final class ParquetTypes {
         Object ofInt(int v) {
             return switch (dataType.kind()) {
                 case INT16 -> (short) v;
-                case INT32 -> logical instanceof IntLogicalTypeAnnotation i && !i.isSigned()
-                        ? Integer.valueOf(v & 0xffff)
-                        : Integer.valueOf(v);
+                case INT32 ->
+                        logical instanceof IntLogicalTypeAnnotation i && !i.isSigned()
+                                ? Integer.valueOf(v & 0xffff)
+                                : Integer.valueOf(v);
                 case INT64 -> Integer.toUnsignedLong(v);
                 case DATE -> LocalDate.ofEpochDay(v);
                 case TIME -> LocalTime.ofNanoOfDay(v * 1_000_000L);
@@ -171,10 +171,12 @@ final class ParquetTypes {
 
         Object ofLong(long v) {
             return switch (dataType.kind()) {
-                case TIMESTAMP_TZ -> instant(v, ((TimestampLogicalTypeAnnotation) logical).getUnit());
+                case TIMESTAMP_TZ ->
+                        instant(v, ((TimestampLogicalTypeAnnotation) logical).getUnit());
                 case TIMESTAMP -> {
                     Instant i = instant(v, ((TimestampLogicalTypeAnnotation) logical).getUnit());
-                    yield LocalDateTime.ofEpochSecond(i.getEpochSecond(), i.getNano(), ZoneOffset.UTC);
+                    yield LocalDateTime.ofEpochSecond(
+                            i.getEpochSecond(), i.getNano(), ZoneOffset.UTC);
                 }
                 case TIME -> {
                     TimeUnit unit = ((TimeLogicalTypeAnnotation) logical).getUnit();
@@ -185,9 +187,10 @@ final class ParquetTypes {
                                 case NANOS -> v;
                             });
                 }
-                case DECIMAL -> logical instanceof DecimalLogicalTypeAnnotation
-                        ? BigDecimal.valueOf(v, dataType.scale())
-                        : new BigDecimal(new BigInteger(Long.toUnsignedString(v)));
+                case DECIMAL ->
+                        logical instanceof DecimalLogicalTypeAnnotation
+                                ? BigDecimal.valueOf(v, dataType.scale())
+                                : new BigDecimal(new BigInteger(Long.toUnsignedString(v)));
                 default -> v;
             };
         }
@@ -214,7 +217,8 @@ final class ParquetTypes {
                     ByteBuffer b = v.toByteBuffer();
                     yield new UUID(b.getLong(), b.getLong());
                 }
-                case FLOAT32 -> halfToFloat(v.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN).getShort());
+                case FLOAT32 ->
+                        halfToFloat(v.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN).getShort());
                 default -> v.getBytes();
             };
         }
@@ -222,10 +226,13 @@ final class ParquetTypes {
         private static Instant instant(long v, TimeUnit unit) {
             return switch (unit) {
                 case MILLIS -> Instant.ofEpochMilli(v);
-                case MICROS -> Instant.ofEpochSecond(
-                        Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1_000L);
-                case NANOS -> Instant.ofEpochSecond(
-                        Math.floorDiv(v, 1_000_000_000L), Math.floorMod(v, 1_000_000_000L));
+                case MICROS ->
+                        Instant.ofEpochSecond(
+                                Math.floorDiv(v, 1_000_000L),
+                                Math.floorMod(v, 1_000_000L) * 1_000L);
+                case NANOS ->
+                        Instant.ofEpochSecond(
+                                Math.floorDiv(v, 1_000_000_000L), Math.floorMod(v, 1_000_000_000L));
             };
         }
     }

@@ -1,0 +1,197 @@
+package io.skippr.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.skippr.config.Config;
+import io.skippr.job.query.WalQuery;
+import io.skippr.sinks.files.CommitLog;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** File pipelines through the real job graph: WAL store, LocalFile sink, deadletters, recovery. */
+class PipelineFilesITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(6)
+                    .build());
+
+    @TempDir Path dir;
+
+    private Config config(String yaml) throws Exception {
+        Path file = dir.resolve("skippr.yml");
+        Files.writeString(file, yaml);
+        return Config.load(file);
+    }
+
+    private static StreamExecutionEnvironment env(boolean streaming) {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        if (streaming) {
+            env.enableCheckpointing(200);
+        }
+        return env;
+    }
+
+    private PipelineGraph.Request request(Config cfg, boolean once, FaultInjection fault) {
+        return new PipelineGraph.Request(cfg.getPipeline("orders"), once, Map.of(),
+                dir.resolve("state"), fault);
+    }
+
+    private static List<Object> one(String sql) throws Exception {
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+                ResultSet rs = db.createStatement().executeQuery(sql)) {
+            rs.next();
+            List<Object> row = new ArrayList<>();
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                row.add(rs.getObject(i));
+            }
+            return row;
+        }
+    }
+
+    private static String files(Path root) {
+        return new CommitLog(root).committedFiles().stream().map(f -> "'" + f + "'")
+                .collect(Collectors.joining(",", "[", "]"));
+    }
+
+    @Test
+    void filesIntoTheWalStoreWithDeadlettersDiscardedAndLogged() throws Exception {
+        ShopFiles.write(dir.resolve("in"), "a.csv", 1, 701, 0);
+        ShopFiles.write(dir.resolve("in"), "b.csv", 701, 1201, 2);
+        Config cfg = config("""
+                pipelines:
+                  orders: {data_source: data_sources.shop}
+                data_sources:
+                  shop:
+                    LocalFile: {path: in/*.csv, format: csv, stream: orders}
+                """);
+        StreamExecutionEnvironment env = env(false);
+        PipelineGraph.build(env, request(cfg, true, null));
+
+        try (LogCapture log = new LogCapture(DiscardedDeadletters.class)) {
+            var result = env.execute("files to wal");
+            var counters = Progress.byStream(result.getAllAccumulatorResults());
+            assertThat(counters.get("orders")).containsEntry("read", 1202L)
+                    .containsEntry("written", 1200L).containsEntry("deadlettered", 2L);
+            assertThat(log.messages()).containsExactly(
+                    "Discarded 2 deadletter records because no deadletter sink is configured");
+        }
+        var rows = WalQuery.run(dir.resolve("state"), "SELECT count(*), count(DISTINCT"
+                + " _skippr_id), sum(id), sum(amount) FROM orders").rows().get(0);
+        assertThat(rows.subList(0, 3)).containsExactly("1200", "1200",
+                String.valueOf(ShopFiles.idSum(1, 1201)));
+        assertThat(new BigDecimal(rows.get(3))).as("sum(amount)")
+                .isEqualByComparingTo(BigDecimal.valueOf(ShopFiles.idSum(1, 1201))
+                        .add(new BigDecimal("300.00")));
+    }
+
+    @Test
+    void filesIntoLocalFileWithADeadletterSink() throws Exception {
+        ShopFiles.write(dir.resolve("in"), "a.csv", 1, 501, 1);
+        Config cfg = config("""
+                pipelines:
+                  orders:
+                    data_source: data_sources.shop
+                    data_sink: data_sinks.out
+                    deadletter_sink: deadletter_sinks.rejects
+                data_sources:
+                  shop:
+                    LocalFile: {path: in/*.csv, format: csv, stream: orders}
+                data_sinks:
+                  out:
+                    LocalFile: {path: out}
+                deadletter_sinks:
+                  rejects:
+                    LocalFile: {path: rejects, format: jsonl}
+                """);
+        StreamExecutionEnvironment env = env(false);
+        PipelineGraph.build(env, request(cfg, true, null));
+        env.execute("files to local files");
+
+        assertThat(one("SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
+                + files(dir.resolve("out")) + ")")).containsExactly(500L, 500L,
+                        BigDecimal.valueOf(ShopFiles.idSum(1, 501)).toBigInteger());
+        List<Object> deadletter = one("SELECT pipeline, stream, stage, error_class, error_message,"
+                + " source_position, payload, failed_at IS NOT NULL FROM read_json("
+                + files(dir.resolve("rejects")) + ", format = 'newline_delimited')");
+        assertThat(deadletter.subList(0, 4)).containsExactly("orders", "orders", "transform",
+                "UndecodableRecord");
+        assertThat((String) deadletter.get(4)).isNotBlank();
+        assertThat((String) deadletter.get(5)).endsWith("a.csv#5");
+        assertThat((String) deadletter.get(6)).contains("one field too many");
+        assertThat(deadletter.get(7)).isEqualTo(true);
+    }
+
+    @Test
+    void continuousModeWithAnInjectedFailureLosesAndDuplicatesNoRow() throws Exception {
+        ShopFiles.write(dir.resolve("in"), "a.csv", 1, 2001, 0);
+        Config cfg = config("""
+                pipelines:
+                  orders: {data_source: data_sources.shop, data_sink: data_sinks.out}
+                data_sources:
+                  shop:
+                    LocalFile: {path: in/*.csv, format: csv, stream: orders}
+                data_sinks:
+                  out:
+                    LocalFile: {path: out}
+                """);
+        StreamExecutionEnvironment env = env(true);
+        Path marker = dir.resolve("failed-once");
+        PipelineGraph.build(env, request(cfg, false, new FaultInjection(700, marker)));
+        JobClient job = env.executeAsync("continuous files");
+        try {
+            awaitRows(dir.resolve("out"), 2000);
+            ShopFiles.write(dir.resolve("in"), "b.csv", 2001, 3001, 0);
+            awaitRows(dir.resolve("out"), 3000);
+        } finally {
+            job.cancel().get();
+        }
+        assertThat(marker).as("the failure happened").exists();
+        assertThat(one("SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
+                + files(dir.resolve("out")) + ")")).containsExactly(3000L, 3000L,
+                        BigDecimal.valueOf(ShopFiles.idSum(1, 3001)).toBigInteger());
+    }
+
+    /** Polls the committed row count until it reaches {@code n}, for at most a minute. */
+    private static void awaitRows(Path root, long n) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long rows = 0;
+        while (System.nanoTime() < deadline) {
+            rows = new CommitLog(root).effective().stream()
+                    .mapToLong(c -> c.rows().values().stream().mapToLong(Long::longValue).sum())
+                    .sum();
+            if (rows >= n) {
+                return;
+            }
+            Thread.onSpinWait();
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+        throw new AssertionError("only " + rows + " of " + n + " rows committed within a minute");
+    }
+}

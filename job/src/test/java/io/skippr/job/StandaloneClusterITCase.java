@@ -1,0 +1,273 @@
+package io.skippr.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.skippr.sinks.files.CommitLog;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shaded {@code skippr-job.jar} on a real standalone Flink session cluster, started from Maven
+ * artifacts by {@code scripts/flink-cluster} and fed by Flink's own {@code CliFrontend} through
+ * {@code scripts/flink run}, as a user would with {@code flink run skippr-job.jar}. Runs after
+ * {@code package}, which builds the jar and the cluster's class path.
+ */
+class StandaloneClusterITCase {
+    private static final Path ROOT = repositoryRoot();
+    private static final Path JOB_JAR = ROOT.resolve("job/target/skippr-job.jar");
+    private static final Path CLUSTER_CLASSPATH =
+            ROOT.resolve("flink-cluster/target/cluster-classpath.txt");
+    private static final int FILES = 3;
+    private static final int ROWS_PER_FILE = 400;
+
+    @TempDir Path dir;
+
+    @Test
+    void shadedJarSyncsCsvFilesToParquetOnAStandaloneCluster() throws Exception {
+        requireBuild();
+        Path in = dir.resolve("in");
+        Path out = dir.resolve("out");
+        Path clusterDir = dir.resolve("cluster");
+        long rows = 0;
+        long idSum = 0;
+        long qtySum = 0;
+        Files.createDirectories(in);
+        for (int f = 0; f < FILES; f++) {
+            StringBuilder csv = new StringBuilder("id,qty,name\n");
+            for (int i = 1; i <= ROWS_PER_FILE; i++) {
+                long id = (long) f * ROWS_PER_FILE + i;
+                long qty = id * 37 % 1000;
+                csv.append(id).append(',').append(qty).append(",item ").append(id).append('\n');
+                rows++;
+                idSum += id;
+                qtySum += qty;
+            }
+            Files.writeString(in.resolve("part-" + f + ".csv"), csv);
+        }
+        Path config = dir.resolve("skippr.yml");
+        Files.writeString(config, """
+                pipelines:
+                  p:
+                    data_source: data_sources.in
+                    data_sink: data_sinks.out
+                data_sources:
+                  in:
+                    LocalFile: {path: '%s/*.csv', format: csv}
+                data_sinks:
+                  out:
+                    LocalFile: {path: '%s', format: parquet}
+                """.formatted(in, out));
+
+        Map<String, String> env = new HashMap<>();
+        env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
+        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        try {
+            long started = System.nanoTime();
+            Run start = run(env, Duration.ofSeconds(150), script("flink-cluster"), "start");
+            assertThat(start.exit()).as("scripts/flink-cluster start failed:%n%s%s", start.output(),
+                    logs(clusterDir)).isZero();
+            assertThat(start.output()).contains("Flink web UI: http://127.0.0.1:");
+            System.out.printf("StandaloneClusterITCase: cluster ready in %d ms%n",
+                    millisSince(started));
+
+            started = System.nanoTime();
+            Run job = run(env, Duration.ofSeconds(180), script("flink"), "run",
+                    JOB_JAR.toString(), "--pipeline", "p", "--once", "--config",
+                    config.toString());
+            assertThat(job.exit()).as("scripts/flink run failed:%n%s%s", job.output(),
+                    logs(clusterDir)).isZero();
+            System.out.printf("StandaloneClusterITCase: flink run --once took %d ms%n",
+                    millisSince(started));
+            assertThat(job.output()).contains("has finished");
+            assertThat(Files.readString(clusterDir.resolve("log/client.log")))
+                    .as("the job's main() logs to the client log").contains(SkipprJob.COMPLETE);
+        } finally {
+            Run stop = run(env, Duration.ofSeconds(90), script("flink-cluster"), "stop");
+            assertThat(stop.exit()).as("scripts/flink-cluster stop failed:%n%s", stop.output())
+                    .isZero();
+        }
+
+        List<String> committed = new CommitLog(out).committedFiles();
+        assertThat(committed).as("committed files").isNotEmpty();
+        assertThat(committed.stream().map(f -> out.resolve(f).normalize().toString()))
+                .as("every Parquet file in the sink folder is committed, and nothing else")
+                .containsExactlyInAnyOrderElementsOf(parquetFiles(out));
+        String files = committed.stream().map(f -> "'" + out.resolve(f) + "'")
+                .collect(Collectors.joining(",", "[", "]"));
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+                ResultSet rs = db.createStatement().executeQuery("SELECT count(*),"
+                        + " count(DISTINCT _skippr_id), CAST(sum(id) AS BIGINT),"
+                        + " CAST(sum(qty) AS BIGINT) FROM read_parquet(" + files + ")")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
+                    .as("rows, distinct ids, sum(id), sum(qty)")
+                    .containsExactly(rows, rows, idSum, qtySum);
+        }
+    }
+
+    @Test
+    void shadedJarMergesTheConnectorServicesAndLeavesFlinkOut() throws Exception {
+        requireBuild();
+        try (JarFile jar = new JarFile(JOB_JAR.toFile())) {
+            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))
+                    .isEqualTo(SkipprJob.class.getName());
+            assertThat(services(jar, "io.skippr.core.spi.SourceFactory")).contains(
+                    "io.skippr.sources.localfile.LocalFileSourceFactory",
+                    "io.skippr.sources.postgres.PostgresSourceFactory");
+            assertThat(services(jar, "io.skippr.core.spi.SinkFactory")).contains(
+                    "io.skippr.sinks.localfile.LocalFileSinkFactory",
+                    "io.skippr.sinks.stdout.StdoutSinkFactory");
+            assertThat(services(jar, "io.skippr.config.catalog.KindProvider")).contains(
+                    "io.skippr.config.kinds.LocalFileKinds",
+                    "io.skippr.config.kinds.PostgresKinds");
+            // Every module's own list made it in whole, and every listed class is in the jar.
+            for (String[] module : new String[][] {
+                {"sources", "io.skippr.core.spi.SourceFactory"},
+                {"sinks", "io.skippr.core.spi.SinkFactory"},
+                {"config-loader", "io.skippr.config.catalog.KindProvider"}}) {
+                Path own = ROOT.resolve(module[0])
+                        .resolve("src/main/resources/META-INF/services/" + module[1]);
+                Set<String> merged = services(jar, module[1]);
+                assertThat(merged).containsAll(serviceLines(Files.readString(own)));
+                for (String type : merged) {
+                    assertThat(jar.getJarEntry(type.replace('.', '/') + ".class"))
+                            .as("class of %s in %s", type, module[1]).isNotNull();
+                }
+            }
+
+            List<String> names = jar.stream().map(JarEntry::getName).toList();
+            assertThat(names).as("Flink and the logging backend come from the cluster")
+                    .noneMatch(n -> n.startsWith("org/apache/flink/runtime/")
+                            || n.startsWith("org/apache/flink/streaming/api/")
+                            || n.startsWith("org/apache/flink/api/common/")
+                            || n.startsWith("org/apache/logging/log4j/")
+                            || n.startsWith("org/slf4j/"));
+            assertThat(names).as("no signature files of signed dependencies")
+                    .noneMatch(n -> n.matches("META-INF/[^/]+\\.(SF|DSA|RSA)"));
+            assertThat(names).contains(SkipprJob.class.getName().replace('.', '/') + ".class");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private static void requireBuild() {
+        for (Path p : List.of(JOB_JAR, CLUSTER_CLASSPATH)) {
+            if (!Files.isRegularFile(p)) {
+                fail(p + " is missing: run `mvn package` (or `mvn verify`) from " + ROOT
+                        + " first; it builds the shaded job jar and the Flink cluster's class path");
+            }
+        }
+    }
+
+    private static Set<String> services(JarFile jar, String service) throws IOException {
+        JarEntry entry = jar.getJarEntry("META-INF/services/" + service);
+        assertThat(entry).as("META-INF/services/%s in %s", service, JOB_JAR).isNotNull();
+        try (InputStream in = jar.getInputStream(entry)) {
+            return serviceLines(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    private static Set<String> serviceLines(String text) {
+        return text.lines().map(l -> l.replaceFirst("#.*", "").strip())
+                .filter(l -> !l.isEmpty()).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** Parquet files in the sink folder, outside its staging and bookkeeping folders. */
+    private static List<String> parquetFiles(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().endsWith(".parquet"))
+                    .filter(f -> !hiddenPart(root.relativize(f)))
+                    .map(f -> f.normalize().toString()).toList();
+        }
+    }
+
+    private static boolean hiddenPart(Path relative) {
+        for (Path part : relative) {
+            if (part.toString().startsWith(".") || part.toString().equals("_skippr")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record Run(int exit, String output) {}
+
+    /** Runs a command in the test's folder, its output in a file (the cluster JVMs outlive it). */
+    private Run run(Map<String, String> env, Duration timeout, String... command)
+            throws IOException, InterruptedException {
+        Path output = Files.createTempFile(dir, "command-", ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().remove("SKIPPR_CONFIG");
+        builder.environment().remove("SKIPPR_REBUILD");
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly().waitFor();
+            return new Run(-1, Files.readString(output) + "\n(timed out after " + timeout + ": "
+                    + String.join(" ", command) + ")");
+        }
+        return new Run(process.exitValue(), Files.readString(output));
+    }
+
+    /** The ends of the cluster's and the client's logs, for a failure message. */
+    private static String logs(Path clusterDir) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (String name : List.of("jobmanager.log", "jobmanager.out", "taskmanager.log",
+                "taskmanager.out", "client.log")) {
+            Path log = clusterDir.resolve("log").resolve(name);
+            if (Files.isRegularFile(log)) {
+                List<String> lines = Files.readAllLines(log);
+                text.append("\n--- end of ").append(log).append(" ---\n");
+                lines.subList(Math.max(0, lines.size() - 60), lines.size())
+                        .forEach(l -> text.append(l).append('\n'));
+            }
+        }
+        return text.toString();
+    }
+
+    private static String script(String name) {
+        return ROOT.resolve("scripts").resolve(name).toString();
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    private static Path repositoryRoot() {
+        Path p = Path.of("").toAbsolutePath();
+        List<Path> tried = new ArrayList<>();
+        while (p != null) {
+            if (Files.isRegularFile(p.resolve("scripts/flink-cluster"))) {
+                return p;
+            }
+            tried.add(p);
+            p = p.getParent();
+        }
+        throw new IllegalStateException("no scripts/flink-cluster in " + tried);
+    }
+}

@@ -1,0 +1,215 @@
+package io.skippr.sources.localfile;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.StreamSchema;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.util.FlinkRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists the glob, infers the schema, and hands out one split per file in path order to readers that
+ * ask. Bounded: lists once and then tells readers there is nothing more. Continuous: lists every
+ * discovery interval and hands out files it has not seen before; files it has seen are remembered
+ * in the checkpoint and never read again (a file that grows after it was discovered is not
+ * re-read).
+ *
+ * <p>Listing and schema inference run on the coordinator's worker thread ({@code callAsync}); the
+ * state below is changed only on the coordinator thread, in {@link #onDiscovered}.
+ */
+final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
+    private static final Logger LOG = LoggerFactory.getLogger(FileEnumerator.class);
+
+    private final SplitEnumeratorContext<FileSplit> context;
+    private final LocalFileSource source;
+    private final Set<String> known = new ConcurrentSkipListSet<>();
+    private final TreeMap<String, FileSplit> pending = new TreeMap<>();
+    private final Set<Integer> waiting = new LinkedHashSet<>();
+    private volatile StreamSchema schema;
+    private boolean discovered;
+
+    FileEnumerator(
+            SplitEnumeratorContext<FileSplit> context, LocalFileSource source, EnumState state) {
+        this.context = context;
+        this.source = source;
+        this.schema = state.schema();
+        this.known.addAll(state.knownPaths());
+        for (FileSplit split : state.pendingSplits()) {
+            pending.put(split.path(), split);
+        }
+        this.discovered = state.discovered();
+    }
+
+    @Override
+    public void start() {
+        if (source.bounded()) {
+            if (!discovered) {
+                context.callAsync(this::discover, this::onDiscovered);
+            }
+        } else {
+            context.callAsync(
+                    this::discover, this::onDiscovered, 0, source.discoveryIntervalMillis());
+        }
+    }
+
+    /** What one listing found: files not seen before and the schema including them. */
+    record Discovery(List<String> files, StreamSchema schema) {}
+
+    /** Lists the glob and inspects new files; runs on the worker thread. */
+    Discovery discover() throws IOException {
+        List<Path> fresh = new ArrayList<>();
+        for (Path file : source.glob().match()) {
+            if (!known.contains(file.toString())) {
+                fresh.add(file);
+            }
+        }
+        if (fresh.isEmpty()) {
+            return new Discovery(List.of(), schema);
+        }
+        source.checkFormat(fresh);
+        StreamSchema current = schema;
+        StreamSchema next;
+        try {
+            next = SchemaInference.extend(source.stream(), source.format(), current, fresh);
+        } catch (NoSuchFileException e) {
+            // a file vanished between listing and reading it: try again at the next listing
+            LOG.info(
+                    "LocalFile source {}: {} vanished while listing", source.stream(), e.getFile());
+            fresh.removeIf(p -> p.toString().equals(e.getFile()));
+            next = SchemaInference.extend(source.stream(), source.format(), current, fresh);
+        }
+        List<String> paths = new ArrayList<>(fresh.size());
+        for (Path p : fresh) {
+            paths.add(p.toString());
+        }
+        return new Discovery(paths, next);
+    }
+
+    /** Takes in a listing; runs on the coordinator thread. Throwing fails the job. */
+    void onDiscovered(Discovery found, Throwable error) {
+        if (error != null) {
+            throw new FlinkRuntimeException(
+                    "LocalFile source "
+                            + source.stream()
+                            + " cannot read the files of "
+                            + source.glob()
+                            + ": "
+                            + error.getMessage(),
+                    error);
+        }
+        schema = merge(schema, found.schema());
+        List<String> added = new ArrayList<>();
+        for (String path : found.files()) {
+            if (known.add(path)) {
+                pending.put(path, FileSplit.unread(path, source.format(), splitSchema()));
+                added.add(path);
+            }
+        }
+        if (!discovered && source.bounded() && known.isEmpty()) {
+            LOG.warn(
+                    "LocalFile source {}: no file matches {}; nothing to read",
+                    source.stream(),
+                    source.glob());
+        }
+        if (!added.isEmpty()) {
+            LOG.info(
+                    "LocalFile source {}: {} new file(s), schema version {}: {}",
+                    source.stream(),
+                    added.size(),
+                    splitSchema().version(),
+                    SchemaInference.describe(splitSchema()));
+        }
+        discovered = true;
+        assign();
+    }
+
+    private StreamSchema splitSchema() {
+        StreamSchema s = schema;
+        return s != null ? s : new StreamSchema(source.stream(), List.of(), List.of());
+    }
+
+    /** {@code current} with the columns of {@code found} it lacks appended. */
+    static StreamSchema merge(StreamSchema current, StreamSchema found) {
+        if (current == null || found == null || current == found) {
+            return current == null ? found : current;
+        }
+        List<Column> more = new ArrayList<>();
+        for (Column c : found.columns()) {
+            if (current.indexOf(c.name()) < 0) {
+                more.add(c);
+            }
+        }
+        return more.isEmpty() ? current : current.withColumns(more);
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, String requesterHostname) {
+        waiting.add(subtaskId);
+        assign();
+    }
+
+    private void assign() {
+        Map<Integer, ?> registered = context.registeredReaders();
+        for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
+            int subtask = it.next();
+            if (!registered.containsKey(subtask)) {
+                it.remove();
+                continue;
+            }
+            Map.Entry<String, FileSplit> next = pending.pollFirstEntry();
+            if (next != null) {
+                context.assignSplit(next.getValue(), subtask);
+                it.remove();
+            } else if (source.bounded() && discovered) {
+                context.signalNoMoreSplits(subtask);
+                it.remove();
+            } else {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void addSplitsBack(List<FileSplit> splits, int subtaskId) {
+        for (FileSplit split : splits) {
+            pending.put(split.path(), split);
+        }
+        assign();
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        // readers ask for splits themselves
+    }
+
+    @Override
+    public EnumState snapshotState(long checkpointId) {
+        return new EnumState(schema, List.copyOf(known), List.copyOf(pending.values()), discovered);
+    }
+
+    @Override
+    public void close() {}
+
+    /** For tests: the splits not assigned yet. */
+    Collection<FileSplit> pendingSplits() {
+        return pending.values();
+    }
+
+    Optional<StreamSchema> schema() {
+        return Optional.ofNullable(schema);
+    }
+}

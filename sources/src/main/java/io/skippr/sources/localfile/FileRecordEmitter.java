@@ -1,0 +1,32 @@
+package io.skippr.sources.localfile;
+
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.connector.base.source.reader.RecordEmitter;
+
+/**
+ * Emits a split's records and advances its state. Before the first Row of a schema version this
+ * reader has not announced yet (since it started or was restored), it emits a SchemaChange.
+ */
+final class FileRecordEmitter implements RecordEmitter<FileRecord, SourceRecord, FileSplitState> {
+    private final Set<Long> announced = new HashSet<>();
+    private StreamSchema last;
+
+    @Override
+    public void emitRecord(
+            FileRecord element, SourceOutput<SourceRecord> output, FileSplitState state) {
+        if (element.record() instanceof Row row && element.schema() != last) {
+            if (announced.add(row.schemaVersion())) {
+                output.collect(new SchemaChange(element.schema()));
+            }
+            last = element.schema();
+        }
+        output.collect(element.record());
+        state.advance(element);
+    }
+}

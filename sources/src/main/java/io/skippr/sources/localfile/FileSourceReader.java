@@ -1,0 +1,39 @@
+package io.skippr.sources.localfile;
+
+import io.skippr.core.record.SourceRecord;
+import java.util.Map;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+
+/** A reader that asks the enumerator for one file at a time and reads it. */
+@SuppressWarnings("try") // close() comes from SourceReaderBase
+final class FileSourceReader
+        extends SingleThreadMultiplexSourceReaderBase<
+                FileRecord, SourceRecord, FileSplit, FileSplitState> {
+
+    FileSourceReader(SourceReaderContext context) {
+        super(FileSplitReader::new, new FileRecordEmitter(), context.getConfiguration(), context);
+    }
+
+    @Override
+    public void start() {
+        if (getNumberOfCurrentlyAssignedSplits() == 0) {
+            context.sendSplitRequest();
+        }
+    }
+
+    @Override
+    protected void onSplitFinished(Map<String, FileSplitState> finishedSplitIds) {
+        context.sendSplitRequest();
+    }
+
+    @Override
+    protected FileSplitState initializedState(FileSplit split) {
+        return new FileSplitState(split);
+    }
+
+    @Override
+    protected FileSplit toSplitType(String splitId, FileSplitState splitState) {
+        return splitState.toSplit();
+    }
+}

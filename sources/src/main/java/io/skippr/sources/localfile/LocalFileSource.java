@@ -1,0 +1,246 @@
+package io.skippr.sources.localfile;
+
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.serde.SerializerTypeInfo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * The LocalFile data source: CSV, JSONL or Parquet files matched by a glob, read as one stream. One
+ * split per file, assigned in path order. Bounded, it reads the files matched at start and
+ * finishes; continuous, it lists the glob every {@link #discoveryIntervalMillis()} and reads files
+ * it has not seen (a file is read once: rows appended to it after it was discovered are not read).
+ */
+public final class LocalFileSource
+        implements Source<SourceRecord, FileSplit, EnumState>, ResultTypeQueryable<SourceRecord> {
+    private static final long serialVersionUID = 1L;
+
+    /** How often a continuous source lists the glob. */
+    public static final long DEFAULT_DISCOVERY_INTERVAL_MILLIS = 1000;
+
+    private final FileGlob glob;
+    private final FileFormat format;
+    private final boolean formatFromFiles;
+    private final String stream;
+    private final boolean bounded;
+    private final long discoveryIntervalMillis;
+
+    private LocalFileSource(
+            FileGlob glob,
+            FileFormat format,
+            boolean formatFromFiles,
+            String stream,
+            boolean bounded,
+            long discoveryIntervalMillis) {
+        this.glob = glob;
+        this.format = format;
+        this.formatFromFiles = formatFromFiles;
+        this.stream = stream;
+        this.bounded = bounded;
+        this.discoveryIntervalMillis = discoveryIntervalMillis;
+    }
+
+    /**
+     * A source of the files {@code path} matches.
+     *
+     * @param path a glob; relative to {@code workingDir} unless absolute
+     * @param format parquet, jsonl or csv; null to infer it from the extension of the glob, or else
+     *     of the files matched now (which must agree)
+     * @param stream the stream name
+     * @param bounded read what is there and finish, or keep watching the glob
+     * @throws IllegalArgumentException if the format cannot be inferred
+     */
+    public static LocalFileSource of(
+            String path, String format, String stream, boolean bounded, Path workingDir) {
+        return of(path, format, stream, bounded, workingDir, DEFAULT_DISCOVERY_INTERVAL_MILLIS);
+    }
+
+    static LocalFileSource of(
+            String path,
+            String format,
+            String stream,
+            boolean bounded,
+            Path workingDir,
+            long discoveryIntervalMillis) {
+        Objects.requireNonNull(stream, "stream");
+        FileGlob glob = FileGlob.resolve(path, workingDir);
+        if (format != null && !format.isBlank()) {
+            return new LocalFileSource(
+                    glob,
+                    FileFormat.ofSetting(format),
+                    false,
+                    stream,
+                    bounded,
+                    discoveryIntervalMillis);
+        }
+        String name = glob.fileNamePattern();
+        int dot = name.lastIndexOf('.');
+        Optional<FileFormat> fromGlob =
+                dot >= 0 && !FileGlob.hasGlobCharacters(name.substring(dot))
+                        ? FileFormat.ofFileName(name)
+                        : Optional.empty();
+        if (fromGlob.isPresent()) {
+            return new LocalFileSource(
+                    glob, fromGlob.get(), false, stream, bounded, discoveryIntervalMillis);
+        }
+        List<Path> files;
+        try {
+            files = glob.match();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list " + glob, e);
+        }
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Cannot infer the format of LocalFile source "
+                            + stream
+                            + ": "
+                            + glob
+                            + " has no parquet, jsonl or csv extension and matches no file;"
+                            + " set format");
+        }
+        FileFormat inferred = formatOf(stream, files);
+        return new LocalFileSource(glob, inferred, true, stream, bounded, discoveryIntervalMillis);
+    }
+
+    /** The one format the extensions of {@code files} tell. */
+    private static FileFormat formatOf(String stream, List<Path> files) {
+        FileFormat found = null;
+        Path first = null;
+        for (Path file : files) {
+            String name = file.getFileName().toString();
+            Optional<FileFormat> f = FileFormat.ofFileName(name);
+            if (f.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "Cannot infer the format of LocalFile source "
+                                + stream
+                                + ": "
+                                + file
+                                + " has no parquet, jsonl or csv extension; set format");
+            }
+            if (found == null) {
+                found = f.get();
+                first = file;
+            } else if (found != f.get()) {
+                throw new IllegalArgumentException(
+                        "Cannot infer the format of LocalFile source "
+                                + stream
+                                + ": the files disagree ("
+                                + first
+                                + " is "
+                                + found
+                                + ", "
+                                + file
+                                + " is "
+                                + f.get()
+                                + "); set format or narrow path");
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Checks that newly discovered files have the format's extension when the format was inferred
+     * from the files matched at start.
+     */
+    void checkFormat(List<Path> files) {
+        if (!formatFromFiles) {
+            return;
+        }
+        for (Path file : files) {
+            Optional<FileFormat> f = FileFormat.ofFileName(file.getFileName().toString());
+            if (f.isEmpty() || f.get() != format) {
+                throw new IllegalStateException(
+                        "LocalFile source "
+                                + stream
+                                + " reads "
+                                + format
+                                + " (inferred from the file extensions) but "
+                                + file
+                                + (f.isEmpty()
+                                        ? " has no parquet, jsonl or csv extension"
+                                        : " is " + f.get())
+                                + "; set format or narrow path");
+            }
+        }
+    }
+
+    FileGlob glob() {
+        return glob;
+    }
+
+    public FileFormat format() {
+        return format;
+    }
+
+    public String stream() {
+        return stream;
+    }
+
+    boolean bounded() {
+        return bounded;
+    }
+
+    long discoveryIntervalMillis() {
+        return discoveryIntervalMillis;
+    }
+
+    /** The absolute glob. */
+    public String path() {
+        return glob.pattern();
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return bounded ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
+    }
+
+    @Override
+    public SourceReader<SourceRecord, FileSplit> createReader(SourceReaderContext readerContext) {
+        return new FileSourceReader(readerContext);
+    }
+
+    @Override
+    public SplitEnumerator<FileSplit, EnumState> createEnumerator(
+            SplitEnumeratorContext<FileSplit> enumContext) {
+        return new FileEnumerator(enumContext, this, EnumState.initial());
+    }
+
+    @Override
+    public SplitEnumerator<FileSplit, EnumState> restoreEnumerator(
+            SplitEnumeratorContext<FileSplit> enumContext, EnumState checkpoint) {
+        return new FileEnumerator(enumContext, this, checkpoint);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<FileSplit> getSplitSerializer() {
+        return FileSplitSerializer.INSTANCE;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<EnumState> getEnumeratorCheckpointSerializer() {
+        return EnumStateSerializer.INSTANCE;
+    }
+
+    @Override
+    public TypeInformation<SourceRecord> getProducedType() {
+        return SerializerTypeInfo.SOURCE_RECORD;
+    }
+
+    @Override
+    public String toString() {
+        return "LocalFileSource[" + stream + " " + format + " " + glob + "]";
+    }
+}

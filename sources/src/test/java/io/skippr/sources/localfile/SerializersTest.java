@@ -1,0 +1,63 @@
+package io.skippr.sources.localfile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.StreamSchema;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SerializersTest {
+    private static final StreamSchema SCHEMA =
+            new StreamSchema(
+                    "orders",
+                    List.of(
+                            Column.of("id", DataType.INT64),
+                            Column.of("amount", DataType.decimal(12, 2)),
+                            Column.of("note", DataType.STRING)),
+                    List.of());
+
+    @Test
+    void splitRoundTrip() throws IOException {
+        FileSplit split = new FileSplit("/data/ø/orders 1.csv", FileFormat.CSV, SCHEMA, 42, 1234);
+        FileSplitSerializer s = FileSplitSerializer.INSTANCE;
+        FileSplit back = s.deserialize(s.getVersion(), s.serialize(split));
+        assertThat(back).isEqualTo(split);
+        assertThat(back.schema().version()).isEqualTo(SCHEMA.version());
+        assertThat(back.splitId()).isEqualTo("/data/ø/orders 1.csv");
+    }
+
+    @Test
+    void enumStateRoundTrip() throws IOException {
+        EnumState state =
+                new EnumState(
+                        SCHEMA,
+                        List.of("/d/a.parquet", "/d/b.parquet"),
+                        List.of(FileSplit.unread("/d/b.parquet", FileFormat.PARQUET, SCHEMA)),
+                        true);
+        EnumStateSerializer s = EnumStateSerializer.INSTANCE;
+        assertThat(s.deserialize(s.getVersion(), s.serialize(state))).isEqualTo(state);
+        EnumState initial = EnumState.initial();
+        assertThat(s.deserialize(s.getVersion(), s.serialize(initial))).isEqualTo(initial);
+    }
+
+    @Test
+    void unknownVersionsFailClearly() throws IOException {
+        byte[] split =
+                FileSplitSerializer.INSTANCE.serialize(
+                        FileSplit.unread("/a.csv", FileFormat.CSV, SCHEMA));
+        assertThatThrownBy(() -> FileSplitSerializer.INSTANCE.deserialize(2, split))
+                .isInstanceOf(IOException.class)
+                .hasMessage(
+                        "Unknown LocalFile split serializer version 2; this Skippr version reads"
+                                + " version 1");
+        assertThatThrownBy(() -> EnumStateSerializer.INSTANCE.deserialize(7, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessage(
+                        "Unknown LocalFile enumerator state serializer version 7; this Skippr"
+                                + " version reads version 1");
+    }
+}
