@@ -7,9 +7,8 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 
 /**
- * Cursor values as text, for state and manifests, and their order. The text of a value parses
- * back in PostgreSQL as a literal of the column's type ({@code 2024-05-01T10:00:00Z} for
- * timestamptz).
+ * Cursor values as text, for state and manifests, and their order. The text of a value parses back
+ * in PostgreSQL as a literal of the column's type ({@code 2024-05-01T10:00:00Z} for timestamptz).
  */
 public final class CursorValues {
     private CursorValues() {}

@@ -3,8 +3,8 @@ package io.skippr.core.record;
 import java.util.Objects;
 
 /**
- * A column's type in Skippr's record model, independent of any source or destination. Each kind
- * has one Java value class (see {@link #javaClass()}); precision and scale matter for DECIMAL.
+ * A column's type in Skippr's record model, independent of any source or destination. Each kind has
+ * one Java value class (see {@link #javaClass()}); precision and scale matter for DECIMAL.
  */
 public record DataType(Kind kind, int precision, int scale) {
 

@@ -53,7 +53,7 @@ public record Deadletter(
             payload
         };
         String id = SkipprId.of(STREAM, stream + "\u0000" + position + "\u0000" + stage);
-        return new Row(STREAM, SCHEMA.version(), Operation.INSERT, values, position, id,
-                failedAtMicros);
+        return new Row(
+                STREAM, SCHEMA.version(), Operation.INSERT, values, position, id, failedAtMicros);
     }
 }

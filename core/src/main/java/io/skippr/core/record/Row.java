@@ -4,13 +4,13 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One row of a stream. Values are in the order of the schema version's columns, as the Java
- * classes of {@link DataType.Kind}. The position is deterministic (table and key, or file and
- * line), so the {@code _skippr_id} derived from it is the same when a row is replayed.
+ * One row of a stream. Values are in the order of the schema version's columns, as the Java classes
+ * of {@link DataType.Kind}. The position is deterministic (table and key, or file and line), so the
+ * {@code _skippr_id} derived from it is the same when a row is replayed.
  *
  * @param id the {@code _skippr_id}, set by the normalise step; null before it
- * @param syncedAtMicros when the normalise step saw the row, microseconds since the epoch; 0
- *     before it
+ * @param syncedAtMicros when the normalise step saw the row, microseconds since the epoch; 0 before
+ *     it
  */
 public record Row(
         String stream,

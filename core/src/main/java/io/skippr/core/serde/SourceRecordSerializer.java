@@ -74,18 +74,22 @@ public final class SourceRecordSerializer extends TypeSerializerSingleton<Source
     public SourceRecord deserialize(DataInputView in) throws IOException {
         byte tag = in.readByte();
         return switch (tag) {
-            case ROW -> new Row(
-                    ValueCodec.readString(in),
-                    in.readLong(),
-                    Operation.values()[in.readByte()],
-                    ValueCodec.readValues(in),
-                    ValueCodec.readString(in),
-                    ValueCodec.readNullableString(in),
-                    in.readLong());
+            case ROW ->
+                    new Row(
+                            ValueCodec.readString(in),
+                            in.readLong(),
+                            Operation.values()[in.readByte()],
+                            ValueCodec.readValues(in),
+                            ValueCodec.readString(in),
+                            ValueCodec.readNullableString(in),
+                            in.readLong());
             case SCHEMA -> new SchemaChange(ValueCodec.readSchema(in));
-            case UNDECODABLE -> new Undecodable(ValueCodec.readString(in),
-                    ValueCodec.readString(in), ValueCodec.readString(in),
-                    ValueCodec.readString(in));
+            case UNDECODABLE ->
+                    new Undecodable(
+                            ValueCodec.readString(in),
+                            ValueCodec.readString(in),
+                            ValueCodec.readString(in),
+                            ValueCodec.readString(in));
             default -> throw new IOException("unknown record tag " + tag);
         };
     }

@@ -115,8 +115,8 @@ public final class ValueCodec {
             case BYTES -> readBytes(in);
             case DATE -> LocalDate.ofEpochDay(in.readLong());
             case TIME -> LocalTime.ofNanoOfDay(in.readLong());
-            case TIMESTAMP -> LocalDateTime.ofEpochSecond(in.readLong(), in.readInt(),
-                    ZoneOffset.UTC);
+            case TIMESTAMP ->
+                    LocalDateTime.ofEpochSecond(in.readLong(), in.readInt(), ZoneOffset.UTC);
             case INSTANT -> Instant.ofEpochSecond(in.readLong(), in.readInt());
             default -> throw new IOException("unknown value tag " + tag);
         };

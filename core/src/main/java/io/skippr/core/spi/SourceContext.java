@@ -11,9 +11,9 @@ import java.util.Map;
  *     source)
  * @param settings the entry's resolved settings
  * @param bounded true for {@code --once}: read what is there and finish; false to keep polling
- * @param startPositions per stream, the highest cursor value already committed by the sink, as
- *     text (see {@link io.skippr.core.record.CursorValues}); rows with a cursor above it are read.
- *     Empty for a first run.
+ * @param startPositions per stream, the highest cursor value already committed by the sink, as text
+ *     (see {@link io.skippr.core.record.CursorValues}); rows with a cursor above it are read. Empty
+ *     for a first run.
  */
 public record SourceContext(
         String pipeline,

@@ -24,13 +24,13 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The commit records of a file sink, under {@code root/_skippr/commits}: one JSON file per
- * subtask commit, written atomically right after that commit's files got their final names.
+ * The commit records of a file sink, under {@code root/_skippr/commits}: one JSON file per subtask
+ * commit, written atomically right after that commit's files got their final names.
  *
  * <p>A continuous run's files count as committed once a record lists them. A bounded run counts
- * only when every one of its subtasks recorded its commit (each records at least an end marker):
- * a run that died half committed is undone by the next bounded run, and the cursor positions in
- * its records are ignored, so a position advances exactly when all its data has landed.
+ * only when every one of its subtasks recorded its commit (each records at least an end marker): a
+ * run that died half committed is undone by the next bounded run, and the cursor positions in its
+ * records are ignored, so a position advances exactly when all its data has landed.
  */
 public final class CommitLog {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,8 +42,15 @@ public final class CommitLog {
     }
 
     /** One subtask's commit: its files, and per stream the highest cursor value among them. */
-    public record Commit(Path record, long run, boolean bounded, int subtask, int parallelism,
-            List<String> files, Map<String, Long> rows, Map<String, String> positions) {}
+    public record Commit(
+            Path record,
+            long run,
+            boolean bounded,
+            int subtask,
+            int parallelism,
+            List<String> files,
+            Map<String, Long> rows,
+            Map<String, String> positions) {}
 
     public List<Commit> commits() {
         if (!Files.isDirectory(dir)) {
@@ -51,8 +58,11 @@ public final class CommitLog {
         }
         try (Stream<Path> files = Files.list(dir)) {
             List<Commit> commits = new ArrayList<>();
-            for (Path p : files.filter(f -> f.getFileName().toString().endsWith(".json"))
-                    .filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList()) {
+            for (Path p :
+                    files.filter(f -> f.getFileName().toString().endsWith(".json"))
+                            .filter(f -> !f.getFileName().toString().startsWith("."))
+                            .sorted()
+                            .toList()) {
                 commits.add(read(p));
             }
             commits.sort(Comparator.comparingLong(Commit::run));
@@ -96,11 +106,17 @@ public final class CommitLog {
         for (Commit c : effective()) {
             if (c.bounded()) {
                 byRun.computeIfAbsent(c.run(), r -> new LinkedHashMap<>());
-                c.positions().forEach((stream, position) -> {
-                    String[] parts = position.split(":", 2);
-                    types.put(stream, parts[0]);
-                    byRun.get(c.run()).merge(stream, parts[1], (a, b) -> larger(parts[0], a, b));
-                });
+                c.positions()
+                        .forEach(
+                                (stream, position) -> {
+                                    String[] parts = position.split(":", 2);
+                                    types.put(stream, parts[0]);
+                                    byRun.get(c.run())
+                                            .merge(
+                                                    stream,
+                                                    parts[1],
+                                                    (a, b) -> larger(parts[0], a, b));
+                                });
             }
         }
         byRun.values().forEach(positions::putAll);
@@ -110,7 +126,9 @@ public final class CommitLog {
     private static String larger(String type, String a, String b) {
         DataType t = DataType.of(DataType.Kind.valueOf(type));
         return CursorValues.max(CursorValues.parse(t, a), CursorValues.parse(t, b))
-                        .equals(CursorValues.parse(t, a)) ? a : b;
+                        .equals(CursorValues.parse(t, a))
+                ? a
+                : b;
     }
 
     private static Set<Long> completeBoundedRuns(List<Commit> all) {
@@ -123,21 +141,26 @@ public final class CommitLog {
             }
         }
         Set<Long> complete = new HashSet<>();
-        subtasks.forEach((run, seen) -> {
-            if (seen.size() >= parallelism.get(run)) {
-                complete.add(run);
-            }
-        });
+        subtasks.forEach(
+                (run, seen) -> {
+                    if (seen.size() >= parallelism.get(run)) {
+                        complete.add(run);
+                    }
+                });
         return complete;
     }
 
     /** A record key that depends only on what a commit holds, so a replay finds its record. */
     public static String keyOf(Collection<StagedFile> files) {
-        List<String> names = files.stream().map(f -> f.isMarker() ? "marker:" + f.subtask()
-                : f.finalPath()).sorted().toList();
+        List<String> names =
+                files.stream()
+                        .map(f -> f.isMarker() ? "marker:" + f.subtask() : f.finalPath())
+                        .sorted()
+                        .toList();
         StagedFile first = files.iterator().next();
-        return String.format("%06d-%03d-%s", first.run(), first.subtask(),
-                SkipprId.of("commit", String.join("\n", names)));
+        return String.format(
+                "%06d-%03d-%s",
+                first.run(), first.subtask(), SkipprId.of("commit", String.join("\n", names)));
     }
 
     /** Records the commit of {@code files}, unless a record with this key exists. */
@@ -167,17 +190,20 @@ public final class CommitLog {
             }
         }
         ObjectNode pos = doc.putObject("positions");
-        positions.forEach((stream, cursor) -> pos.put(stream, typeOf(files, stream) + ":"
-                + cursor));
+        positions.forEach(
+                (stream, cursor) -> pos.put(stream, typeOf(files, stream) + ":" + cursor));
         Path temp = dir.resolve("." + key + ".json.tmp");
         Files.write(temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+                temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static String typeOf(Collection<StagedFile> files, String stream) {
-        return files.stream().filter(f -> stream.equals(f.stream()) && f.cursorType() != null)
-                .map(StagedFile::cursorType).findFirst().orElseThrow();
+        return files.stream()
+                .filter(f -> stream.equals(f.stream()) && f.cursorType() != null)
+                .map(StagedFile::cursorType)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static Commit read(Path p) throws IOException {
@@ -185,13 +211,21 @@ public final class CommitLog {
         List<String> files = new ArrayList<>();
         doc.path("files").forEach(f -> files.add(f.asText()));
         Map<String, Long> rows = new LinkedHashMap<>();
-        doc.path("rows").fields().forEachRemaining(e -> rows.put(e.getKey(),
-                e.getValue().asLong()));
+        doc.path("rows")
+                .fields()
+                .forEachRemaining(e -> rows.put(e.getKey(), e.getValue().asLong()));
         Map<String, String> positions = new LinkedHashMap<>();
-        doc.path("positions").fields().forEachRemaining(e -> positions.put(e.getKey(),
-                e.getValue().asText()));
-        return new Commit(p, doc.path("run").asLong(), doc.path("bounded").asBoolean(),
-                doc.path("subtask").asInt(), doc.path("parallelism").asInt(1), files, rows,
+        doc.path("positions")
+                .fields()
+                .forEachRemaining(e -> positions.put(e.getKey(), e.getValue().asText()));
+        return new Commit(
+                p,
+                doc.path("run").asLong(),
+                doc.path("bounded").asBoolean(),
+                doc.path("subtask").asInt(),
+                doc.path("parallelism").asInt(1),
+                files,
+                rows,
                 positions);
     }
 }

@@ -56,8 +56,13 @@ final class CsvRowFileWriter implements RowFileWriter {
             w.write("\"\"");
             return;
         }
-        boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0
-                || s.indexOf('\r') >= 0 || s.charAt(0) == ' ' || s.charAt(s.length() - 1) == ' ';
+        boolean quote =
+                s.indexOf(',') >= 0
+                        || s.indexOf('"') >= 0
+                        || s.indexOf('\n') >= 0
+                        || s.indexOf('\r') >= 0
+                        || s.charAt(0) == ' '
+                        || s.charAt(s.length() - 1) == ' ';
         if (!quote) {
             w.write(s);
             return;

@@ -41,7 +41,10 @@ final class FileCommitter implements Committer<StagedFile> {
         Path target = Path.of(file.finalPath());
         if (Files.exists(temp)) {
             Files.createDirectories(target.getParent());
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
+            Files.move(
+                    temp,
+                    target,
+                    StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
             return true;
         }
@@ -49,9 +52,14 @@ final class FileCommitter implements Committer<StagedFile> {
             request.signalAlreadyCommitted();
             return true;
         }
-        request.signalFailedWithKnownReason(new IOException("staged file " + temp + " is gone and "
-                + target + " was never written: the sink's folder was changed while the"
-                + " pipeline ran"));
+        request.signalFailedWithKnownReason(
+                new IOException(
+                        "staged file "
+                                + temp
+                                + " is gone and "
+                                + target
+                                + " was never written: the sink's folder was changed while the"
+                                + " pipeline ran"));
         return false;
     }
 

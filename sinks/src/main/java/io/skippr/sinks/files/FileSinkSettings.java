@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.nio.file.Path;
 
 /**
- * Where and how a file sink writes: final files go to {@code root/<stream>/<name>}, temporary
- * files to {@code root/.skippr-staging}, commit records to {@code root/_skippr/commits}.
+ * Where and how a file sink writes: final files go to {@code root/<stream>/<name>}, temporary files
+ * to {@code root/.skippr-staging}, commit records to {@code root/_skippr/commits}.
  *
  * @param run this job start's run number, from the sink's {@link CommitLog}
  * @param rollBytes roll to a new file after this many bytes
@@ -33,7 +33,8 @@ public record FileSinkSettings(
     /** The file extension: the format's, plus {@code .gz} for gzip-compressed text. */
     public static String extension(FileFormat format, String compression) {
         return format != FileFormat.PARQUET && "gzip".equals(compression)
-                ? format.extension() + ".gz" : format.extension();
+                ? format.extension() + ".gz"
+                : format.extension();
     }
 
     public CommitLog commitLog() {

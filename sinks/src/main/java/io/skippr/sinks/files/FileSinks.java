@@ -23,11 +23,11 @@ public final class FileSinks {
     /**
      * Settings for a new run into {@code root}. A bounded run first removes what an earlier run
      * left uncommitted: staging files, final files no commit record lists (renamed by a run that
-     * died before recording them), and the files and records of bounded runs that did not
-     * complete; so a rerun neither duplicates nor loses rows.
+     * died before recording them), and the files and records of bounded runs that did not complete;
+     * so a rerun neither duplicates nor loses rows.
      */
-    public static FileSinkSettings prepare(Path root, String pipeline, boolean bounded,
-            FileFormat format, String compression) {
+    public static FileSinkSettings prepare(
+            Path root, String pipeline, boolean bounded, FileFormat format, String compression) {
         try {
             Files.createDirectories(root);
             CommitLog log = new CommitLog(root);
@@ -40,8 +40,10 @@ public final class FileSinks {
                 }
             }
             long lastRun = log.lastRun();
-            Pattern name = Pattern.compile(Pattern.quote(Names.snake(pipeline))
-                    + "-(\\d{6})-\\d{3}-\\d{6}\\.[a-z.]+");
+            Pattern name =
+                    Pattern.compile(
+                            Pattern.quote(Names.snake(pipeline))
+                                    + "-(\\d{6})-\\d{3}-\\d{6}\\.[a-z.]+");
             Set<String> committed = new HashSet<>(log.committedFiles());
             long highestSeen = lastRun;
             try (Stream<Path> files = Files.walk(root)) {
@@ -64,12 +66,17 @@ public final class FileSinks {
                 deleteTree(root.resolve(".skippr-staging"));
             }
             long run = Math.max(lastRun, highestSeen) + 1;
-            return new FileSinkSettings(root.toString(), pipeline, run, bounded, format,
+            return new FileSinkSettings(
+                    root.toString(),
+                    pipeline,
+                    run,
+                    bounded,
+                    format,
                     compression == null ? format.defaultCompression() : compression,
                     FileSinkSettings.DEFAULT_ROLL_BYTES);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare the sink folder " + root + ": "
-                    + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot prepare the sink folder " + root + ": " + e.getMessage(), e);
         }
     }
 

@@ -56,7 +56,9 @@ public final class JsonText {
             out.append("null");
         } else if (type.kind() == DataType.Kind.JSON && value instanceof String json) {
             out.append(json);
-        } else if (value instanceof Boolean || value instanceof Short || value instanceof Integer
+        } else if (value instanceof Boolean
+                || value instanceof Short
+                || value instanceof Integer
                 || value instanceof Long) {
             out.append(value.toString());
         } else if (value instanceof Double d) {

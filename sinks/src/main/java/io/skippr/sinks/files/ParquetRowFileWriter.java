@@ -16,11 +16,12 @@ final class ParquetRowFileWriter implements RowFileWriter {
     private final ParquetWriter<Row> writer;
 
     ParquetRowFileWriter(StreamSchema schema, Path path, String compression) throws IOException {
-        writer = new Builder(path, schema)
-                .withCompressionCodec(codec(compression))
-                .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                .withConf(new Configuration(false))
-                .build();
+        writer =
+                new Builder(path, schema)
+                        .withCompressionCodec(codec(compression))
+                        .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                        .withConf(new Configuration(false))
+                        .build();
     }
 
     private static CompressionCodecName codec(String compression) throws IOException {

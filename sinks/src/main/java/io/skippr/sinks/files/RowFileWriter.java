@@ -16,8 +16,8 @@ public interface RowFileWriter extends AutoCloseable {
     void close() throws IOException;
 
     /** Opens a writer of {@code format} for rows of {@code schema} at {@code path}. */
-    static RowFileWriter open(FileFormat format, String compression, StreamSchema schema,
-            Path path) throws IOException {
+    static RowFileWriter open(FileFormat format, String compression, StreamSchema schema, Path path)
+            throws IOException {
         return switch (format) {
             case PARQUET -> new ParquetRowFileWriter(schema, path, compression);
             case JSONL -> new JsonlRowFileWriter(schema, path, compression);

@@ -74,8 +74,9 @@ final class RowWriteSupport extends WriteSupport<Row> {
             case DECIMAL -> {
                 BigDecimal d = (BigDecimal) value;
                 if (ParquetSchemas.decimalAsBinary(type)) {
-                    consumer.addBinary(Binary.fromConstantByteArray(
-                            d.setScale(type.scale()).unscaledValue().toByteArray()));
+                    consumer.addBinary(
+                            Binary.fromConstantByteArray(
+                                    d.setScale(type.scale()).unscaledValue().toByteArray()));
                 } else {
                     consumer.addBinary(Binary.fromString(d.toPlainString()));
                 }
@@ -90,14 +91,14 @@ final class RowWriteSupport extends WriteSupport<Row> {
             case BYTES -> consumer.addBinary(Binary.fromConstantByteArray((byte[]) value));
             case DATE -> consumer.addInteger((int) ((LocalDate) value).toEpochDay());
             case TIME -> consumer.addLong(((LocalTime) value).toNanoOfDay() / 1000);
-            case TIMESTAMP -> consumer.addLong(micros(((LocalDateTime) value)
-                    .toInstant(ZoneOffset.UTC)));
+            case TIMESTAMP ->
+                    consumer.addLong(micros(((LocalDateTime) value).toInstant(ZoneOffset.UTC)));
             case TIMESTAMP_TZ -> consumer.addLong(micros((Instant) value));
         }
     }
 
     private static long micros(Instant t) {
-        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L),
-                t.getNano() / 1000);
+        return Math.addExact(
+                Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
     }
 }

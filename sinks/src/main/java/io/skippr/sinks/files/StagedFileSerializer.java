@@ -37,12 +37,23 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
     @Override
     public StagedFile deserialize(int version, byte[] serialized) throws IOException {
         if (version != VERSION) {
-            throw new IOException("cannot read a staged file committable of version " + version
-                    + "; this Skippr reads version " + VERSION);
+            throw new IOException(
+                    "cannot read a staged file committable of version "
+                            + version
+                            + "; this Skippr reads version "
+                            + VERSION);
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
-            return new StagedFile(in.readUTF(), in.readUTF(), in.readUTF(), in.readLong(),
-                    in.readLong(), in.readBoolean(), in.readInt(), in.readInt(), readNullable(in),
+            return new StagedFile(
+                    in.readUTF(),
+                    in.readUTF(),
+                    in.readUTF(),
+                    in.readLong(),
+                    in.readLong(),
+                    in.readBoolean(),
+                    in.readInt(),
+                    in.readInt(),
+                    readNullable(in),
                     readNullable(in));
         }
     }

@@ -18,9 +18,9 @@ import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 
 /**
- * Writes each stream's rows into files under temporary names; at each checkpoint (or at the end
- * of a bounded run) it closes them and hands them on as {@link StagedFile} committables. A new
- * schema version starts a new file. Final names are {@code <stream>/<pipeline>-<run>-<subtask>-
+ * Writes each stream's rows into files under temporary names; at each checkpoint (or at the end of
+ * a bounded run) it closes them and hands them on as {@link StagedFile} committables. A new schema
+ * version starts a new file. Final names are {@code <stream>/<pipeline>-<run>-<subtask>-
  * <seq>.<ext>}; {@code seq} is kept in state, so names never repeat after a restore.
  */
 final class StagingWriter
@@ -35,8 +35,7 @@ final class StagingWriter
     private final List<StagedFile> closed = new ArrayList<>();
     private long seq;
 
-    StagingWriter(FileSinkSettings settings, int subtask, int parallelism, int attempt,
-            long seq) {
+    StagingWriter(FileSinkSettings settings, int subtask, int parallelism, int attempt, long seq) {
         this.settings = settings;
         this.subtask = subtask;
         this.parallelism = parallelism;
@@ -56,7 +55,7 @@ final class StagingWriter
             throw new IOException("a file sink receives rows and schemas, not " + record);
         }
         OpenFile file = open.get(row.stream());
-        if (file == null || file.schema.version() != row.schemaVersion()) {
+        if (file == null || file.version != row.schemaVersion()) {
             if (file != null) {
                 close(file);
             }
@@ -73,34 +72,61 @@ final class StagingWriter
     private StreamSchema schemaOf(Row row) throws IOException {
         StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
         if (schema == null) {
-            throw new IOException("row of stream " + row.stream() + " arrived before its schema"
-                    + " version " + row.schemaVersion());
+            throw new IOException(
+                    "row of stream "
+                            + row.stream()
+                            + " arrived before its schema"
+                            + " version "
+                            + row.schemaVersion());
         }
         return schema;
     }
 
     private OpenFile openFile(StreamSchema schema) throws IOException {
-        String name = String.format("%s-%06d-%03d-%06d.%s", Names.snake(settings.pipeline()),
-                settings.run(), subtask, seq++,
-                FileSinkSettings.extension(settings.format(), settings.compression()));
+        String name =
+                String.format(
+                        "%s-%06d-%03d-%06d.%s",
+                        Names.snake(settings.pipeline()),
+                        settings.run(),
+                        subtask,
+                        seq++,
+                        FileSinkSettings.extension(settings.format(), settings.compression()));
         Path dir = settings.rootPath().resolve(Names.snake(schema.stream()));
-        Path temp = settings.staging().resolve(settings.run() + "-" + attempt)
-                .resolve(Names.snake(schema.stream())).resolve(name);
+        Path temp =
+                settings.staging()
+                        .resolve(settings.run() + "-" + attempt)
+                        .resolve(Names.snake(schema.stream()))
+                        .resolve(name);
         Files.createDirectories(temp.getParent());
         Files.deleteIfExists(temp);
-        RowFileWriter writer = RowFileWriter.open(settings.format(), settings.compression(),
-                schema, temp);
+        RowFileWriter writer =
+                RowFileWriter.open(settings.format(), settings.compression(), schema, temp);
         return new OpenFile(schema, writer, temp, dir.resolve(name));
     }
 
     private void close(OpenFile file) throws IOException {
         file.writer.close();
-        String cursorType = file.schema.cursorColumn() == null ? null
-                : file.schema.columns().get(file.schema.indexOf(file.schema.cursorColumn()))
-                        .type().kind().name();
-        closed.add(new StagedFile(file.schema.stream(), file.temp.toString(),
-                file.target.toString(), file.rows, settings.run(), settings.bounded(), subtask,
-                parallelism, file.maxCursor == null ? null : CursorValues.toText(file.maxCursor), cursorType));
+        String cursorType =
+                file.schema.cursorColumn() == null
+                        ? null
+                        : file.schema
+                                .columns()
+                                .get(file.schema.indexOf(file.schema.cursorColumn()))
+                                .type()
+                                .kind()
+                                .name();
+        closed.add(
+                new StagedFile(
+                        file.schema.stream(),
+                        file.temp.toString(),
+                        file.target.toString(),
+                        file.rows,
+                        settings.run(),
+                        settings.bounded(),
+                        subtask,
+                        parallelism,
+                        file.maxCursor == null ? null : CursorValues.toText(file.maxCursor),
+                        cursorType));
     }
 
     @Override
@@ -135,6 +161,7 @@ final class StagingWriter
 
     private static final class OpenFile {
         final StreamSchema schema;
+        final long version;
         final RowFileWriter writer;
         final Path temp;
         final Path target;
@@ -144,11 +171,12 @@ final class StagingWriter
 
         OpenFile(StreamSchema schema, RowFileWriter writer, Path temp, Path target) {
             this.schema = schema;
+            this.version = schema.version();
             this.writer = writer;
             this.temp = temp;
             this.target = target;
-            this.cursorIndex = schema.cursorColumn() == null ? -1
-                    : schema.indexOf(schema.cursorColumn());
+            this.cursorIndex =
+                    schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
         }
 
         void write(Row row) throws IOException {

@@ -22,8 +22,10 @@ final class TextOutput implements AutoCloseable {
             out = new GZIPOutputStream(out, 64 * 1024);
         } else if (compression != null && !"none".equals(compression)) {
             out.close();
-            throw new IOException(compression + " compression is for parquet; jsonl and csv"
-                    + " take gzip or none");
+            throw new IOException(
+                    compression
+                            + " compression is for parquet; jsonl and csv"
+                            + " take gzip or none");
         }
         writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 64 * 1024);
     }

@@ -12,10 +12,9 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * Exactly-once files: the writer stages files under temporary names; when the checkpoint
- * completes (or a bounded run ends), each subtask's committer renames them and records the commit
- * with its cursor positions. Nothing is visible under a final name before its checkpoint
- * completed.
+ * Exactly-once files: the writer stages files under temporary names; when the checkpoint completes
+ * (or a bounded run ends), each subtask's committer renames them and records the commit with its
+ * cursor positions. Nothing is visible under a final name before its checkpoint completed.
  */
 public final class TwoPhaseFileSink
         implements Sink<SourceRecord>,
@@ -37,9 +36,12 @@ public final class TwoPhaseFileSink
     @Override
     public StagingWriter restoreWriter(WriterInitContext context, Collection<Long> state) {
         long seq = state.stream().mapToLong(Long::longValue).max().orElse(0);
-        return new StagingWriter(settings, context.getTaskInfo().getIndexOfThisSubtask(),
+        return new StagingWriter(
+                settings,
+                context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
-                context.getTaskInfo().getAttemptNumber(), seq);
+                context.getTaskInfo().getAttemptNumber(),
+                seq);
     }
 
     @Override

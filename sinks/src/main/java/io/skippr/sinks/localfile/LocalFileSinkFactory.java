@@ -20,7 +20,12 @@ public final class LocalFileSinkFactory implements SinkFactory {
         ResolvedSettings settings = context.settings();
         Path root = Path.of(settings.requireString("path")).toAbsolutePath();
         FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
-        return FileSinks.sink(FileSinks.prepare(root, context.pipeline(), context.bounded(),
-                format, settings.string("compression").orElse(null)));
+        return FileSinks.sink(
+                FileSinks.prepare(
+                        root,
+                        context.pipeline(),
+                        context.bounded(),
+                        format,
+                        settings.string("compression").orElse(null)));
     }
 }

@@ -40,8 +40,8 @@ final class StdoutSink implements Sink<SourceRecord> {
                 schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
                         .put(change.schema().version(), change.schema());
             } else if (record instanceof Row row) {
-                StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of())
-                        .get(row.schemaVersion());
+                StreamSchema schema =
+                        schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
                 if (schema == null) {
                     throw new IOException("row of " + row.stream() + " before its schema");
                 }

@@ -27,8 +27,9 @@ public final class WalStore {
     }
 
     public SkipprSink sink(SinkContext context) {
-        return FileSinks.sink(FileSinks.prepare(root, context.pipeline(), context.bounded(),
-                FileFormat.PARQUET, "zstd"));
+        return FileSinks.sink(
+                FileSinks.prepare(
+                        root, context.pipeline(), context.bounded(), FileFormat.PARQUET, "zstd"));
     }
 
     /** Committed segments per stream folder name, in commit order. */

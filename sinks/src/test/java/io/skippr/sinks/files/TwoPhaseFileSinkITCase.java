@@ -23,11 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The file sink under failures: every row lands exactly once, nothing uncommitted shows. */
 class TwoPhaseFileSinkITCase {
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
 
     @TempDir Path dir;
 
@@ -36,7 +37,8 @@ class TwoPhaseFileSinkITCase {
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+        conf.set(
+                RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
                 java.time.Duration.ofMillis(200));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setRuntimeMode(mode);
@@ -51,16 +53,29 @@ class TwoPhaseFileSinkITCase {
         List<String> files = new CommitLog(root).committedFiles();
         assertThat(files).isNotEmpty();
 
-        List<Object> row = DuckDb.row("SELECT count(*), count(DISTINCT _skippr_id), sum(n),"
-                + " min(n), max(n) FROM read_parquet($files)", files);
-        assertThat(row).containsExactly(n, n, BigInteger.valueOf(n * (n - 1) / 2)
-                .toString().equals(row.get(2).toString()) ? row.get(2) : "sum mismatch", 0L,
-                n - 1);
+        List<Object> row =
+                DuckDb.row(
+                        "SELECT count(*), count(DISTINCT _skippr_id), sum(n),"
+                                + " min(n), max(n) FROM read_parquet($files)",
+                        files);
+        assertThat(row)
+                .containsExactly(
+                        n,
+                        n,
+                        BigInteger.valueOf(n * (n - 1) / 2).toString().equals(row.get(2).toString())
+                                ? row.get(2)
+                                : "sum mismatch",
+                        0L,
+                        n - 1);
         try (Stream<Path> all = Files.walk(root)) {
-            List<String> visible = all.filter(p -> p.toString().endsWith(".parquet"))
-                    .filter(p -> !p.startsWith(root.resolve(".skippr-staging")))
-                    .map(Path::toString).sorted().toList();
-            assertThat(visible).as("every visible file is committed")
+            List<String> visible =
+                    all.filter(p -> p.toString().endsWith(".parquet"))
+                            .filter(p -> !p.startsWith(root.resolve(".skippr-staging")))
+                            .map(Path::toString)
+                            .sorted()
+                            .toList();
+            assertThat(visible)
+                    .as("every visible file is committed")
                     .containsExactlyInAnyOrderElementsOf(files);
         }
     }
@@ -70,8 +85,8 @@ class TwoPhaseFileSinkITCase {
         long n = 4000;
         Path root = dir.resolve("out");
         StreamExecutionEnvironment env = env(RuntimeExecutionMode.STREAMING);
-        FileSinkSettings settings = FileSinks.prepare(root, "orders", false, FileFormat.PARQUET,
-                null);
+        FileSinkSettings settings =
+                FileSinks.prepare(root, "orders", false, FileFormat.PARQUET, null);
         GeneratedRows.stream(env, n, 4000, 2500, dir.resolve("failed-once"))
                 .sinkTo(new TwoPhaseFileSink(settings));
         env.execute("streaming exactly-once");
@@ -85,8 +100,8 @@ class TwoPhaseFileSinkITCase {
         long n = 3000;
         Path root = dir.resolve("out");
         StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
-        FileSinkSettings settings = FileSinks.prepare(root, "orders", true, FileFormat.PARQUET,
-                null);
+        FileSinkSettings settings =
+                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null);
         GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(settings));
         env.execute("bounded");
 
@@ -96,7 +111,8 @@ class TwoPhaseFileSinkITCase {
         assertThat(log.positions()).containsEntry("events", String.valueOf(n - 1));
         assertThat(log.commits()).as("one record per subtask").hasSize(2);
         assertThat(FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null).run())
-                .as("the next run").isEqualTo(2);
+                .as("the next run")
+                .isEqualTo(2);
     }
 
     @Test
@@ -104,8 +120,10 @@ class TwoPhaseFileSinkITCase {
         long n = 600;
         Path root = dir.resolve("out");
         StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
-        GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(
-                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
+        GeneratedRows.stream(env, n, 1_000_000, -1, null)
+                .sinkTo(
+                        new TwoPhaseFileSink(
+                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
         env.execute("first run");
         CommitLog log = new CommitLog(root);
         CommitLog.Commit lost = log.commits().get(1);
@@ -125,8 +143,10 @@ class TwoPhaseFileSinkITCase {
         long n = 500;
         Path root = dir.resolve("out");
         StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
-        GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(
-                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
+        GeneratedRows.stream(env, n, 1_000_000, -1, null)
+                .sinkTo(
+                        new TwoPhaseFileSink(
+                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
         env.execute("first run");
         Path orphan = root.resolve("events").resolve("orders-000002-000-000000.parquet");
         Files.copy(Path.of(new CommitLog(root).committedFiles().get(0)), orphan);

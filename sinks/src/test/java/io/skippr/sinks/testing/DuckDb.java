@@ -15,8 +15,10 @@ public final class DuckDb {
 
     /** The first row of {@code sql}, with {@code $files} replaced by a list of the files. */
     public static List<Object> row(String sql, List<String> files) throws SQLException {
-        String list = files.stream().map(f -> "'" + f.replace("'", "''") + "'")
-                .collect(Collectors.joining(", ", "[", "]"));
+        String list =
+                files.stream()
+                        .map(f -> "'" + f.replace("'", "''") + "'")
+                        .collect(Collectors.joining(", ", "[", "]"));
         try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
                 Statement st = db.createStatement();
                 ResultSet rs = st.executeQuery(sql.replace("$files", list))) {

@@ -27,18 +27,26 @@ import org.apache.flink.util.Collector;
  * marker file so the failure survives the restart that follows it.
  */
 public final class GeneratedRows {
-    public static final StreamSchema SCHEMA = new StreamSchema("events", List.of(
-            Column.of("n", DataType.INT64), Column.of("name", DataType.STRING),
-            Column.of("score", DataType.FLOAT64)), List.of("n"), "n");
+    public static final StreamSchema SCHEMA =
+            new StreamSchema(
+                    "events",
+                    List.of(
+                            Column.of("n", DataType.INT64),
+                            Column.of("name", DataType.STRING),
+                            Column.of("score", DataType.FLOAT64)),
+                    List.of("n"),
+                    "n");
 
     private GeneratedRows() {}
 
-    public static DataStream<SourceRecord> stream(StreamExecutionEnvironment env, long n,
-            double perSecond, long failAt, Path marker) {
-        DataGeneratorSource<Long> source = new DataGeneratorSource<>(i -> i, n,
-                RateLimiterStrategy.perSecond(perSecond), Types.LONG);
+    public static DataStream<SourceRecord> stream(
+            StreamExecutionEnvironment env, long n, double perSecond, long failAt, Path marker) {
+        DataGeneratorSource<Long> source =
+                new DataGeneratorSource<>(
+                        i -> i, n, RateLimiterStrategy.perSecond(perSecond), Types.LONG);
         return env.fromSource(source, WatermarkStrategy.noWatermarks(), "generator")
-                .flatMap(new ToRows(failAt, marker == null ? null : marker.toString()),
+                .flatMap(
+                        new ToRows(failAt, marker == null ? null : marker.toString()),
                         SerializerTypeInfo.SOURCE_RECORD);
     }
 
@@ -66,9 +74,15 @@ public final class GeneratedRows {
                 schemaSent = true;
             }
             String position = "events#" + i;
-            out.collect(new Row("events", SCHEMA.version(),
-                    io.skippr.core.record.Operation.INSERT, new Object[] {i, "name-" + i,
-                        i * 1.5}, position, SkipprId.of("events", position), 1L));
+            out.collect(
+                    new Row(
+                            "events",
+                            SCHEMA.version(),
+                            io.skippr.core.record.Operation.INSERT,
+                            new Object[] {i, "name-" + i, i * 1.5},
+                            position,
+                            SkipprId.of("events", position),
+                            1L));
         }
     }
 }
