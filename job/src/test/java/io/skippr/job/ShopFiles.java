@@ -9,11 +9,11 @@ import java.nio.file.Path;
  * CSV files of orders for pipeline tests: row {@code i} is {@code (i, 100 + i % 7, i.25,
  * status, timestamp)}, so counts and checksums are known in advance.
  */
-final class ShopFiles {
+public final class ShopFiles {
     private ShopFiles() {}
 
     /** Writes rows {@code from} to {@code to - 1}, plus {@code broken} malformed lines. */
-    static Path write(Path dir, String name, long from, long to, int broken) throws IOException {
+    public static Path write(Path dir, String name, long from, long to, int broken) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(name);
         Path temp = dir.resolve("." + name + ".tmp");
@@ -34,7 +34,7 @@ final class ShopFiles {
     }
 
     /** Sum of ids {@code from..to-1}. */
-    static long idSum(long from, long to) {
+    public static long idSum(long from, long to) {
         return (to - 1) * to / 2 - (from - 1) * from / 2;
     }
 }

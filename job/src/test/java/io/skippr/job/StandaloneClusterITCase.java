@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.skippr.sinks.files.CommitLog;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,9 @@ class StandaloneClusterITCase {
             Files.writeString(in.resolve("part-" + f + ".csv"), csv);
         }
         Path config = dir.resolve("skippr.yml");
-        Files.writeString(config, """
+        Files.writeString(
+                config,
+                """
                 pipelines:
                   p:
                     data_source: data_sources.in
@@ -77,7 +80,8 @@ class StandaloneClusterITCase {
                 data_sinks:
                   out:
                     LocalFile: {path: '%s', format: parquet}
-                """.formatted(in, out));
+                """
+                        .formatted(in, out));
 
         Map<String, String> env = new HashMap<>();
         env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
@@ -85,26 +89,41 @@ class StandaloneClusterITCase {
         try {
             long started = System.nanoTime();
             Run start = run(env, Duration.ofSeconds(150), script("flink-cluster"), "start");
-            assertThat(start.exit()).as("scripts/flink-cluster start failed:%n%s%s", start.output(),
-                    logs(clusterDir)).isZero();
+            assertThat(start.exit())
+                    .as(
+                            "scripts/flink-cluster start failed:%n%s%s",
+                            start.output(), logs(clusterDir))
+                    .isZero();
             assertThat(start.output()).contains("Flink web UI: http://127.0.0.1:");
-            System.out.printf("StandaloneClusterITCase: cluster ready in %d ms%n",
-                    millisSince(started));
+            System.out.printf(
+                    "StandaloneClusterITCase: cluster ready in %d ms%n", millisSince(started));
 
             started = System.nanoTime();
-            Run job = run(env, Duration.ofSeconds(180), script("flink"), "run",
-                    JOB_JAR.toString(), "--pipeline", "p", "--once", "--config",
-                    config.toString());
-            assertThat(job.exit()).as("scripts/flink run failed:%n%s%s", job.output(),
-                    logs(clusterDir)).isZero();
-            System.out.printf("StandaloneClusterITCase: flink run --once took %d ms%n",
-                    millisSince(started));
+            Run job =
+                    run(
+                            env,
+                            Duration.ofSeconds(180),
+                            script("flink"),
+                            "run",
+                            JOB_JAR.toString(),
+                            "--pipeline",
+                            "p",
+                            "--once",
+                            "--config",
+                            config.toString());
+            assertThat(job.exit())
+                    .as("scripts/flink run failed:%n%s%s", job.output(), logs(clusterDir))
+                    .isZero();
+            System.out.printf(
+                    "StandaloneClusterITCase: flink run --once took %d ms%n", millisSince(started));
             assertThat(job.output()).contains("has finished");
             assertThat(Files.readString(clusterDir.resolve("log/client.log")))
-                    .as("the job's main() logs to the client log").contains(SkipprJob.COMPLETE);
+                    .as("the job's main() logs to the client log")
+                    .contains(SkipprJob.COMPLETE);
         } finally {
             Run stop = run(env, Duration.ofSeconds(90), script("flink-cluster"), "stop");
-            assertThat(stop.exit()).as("scripts/flink-cluster stop failed:%n%s", stop.output())
+            assertThat(stop.exit())
+                    .as("scripts/flink-cluster stop failed:%n%s", stop.output())
                     .isZero();
         }
 
@@ -113,12 +132,19 @@ class StandaloneClusterITCase {
         assertThat(committed.stream().map(f -> out.resolve(f).normalize().toString()))
                 .as("every Parquet file in the sink folder is committed, and nothing else")
                 .containsExactlyInAnyOrderElementsOf(parquetFiles(out));
-        String files = committed.stream().map(f -> "'" + out.resolve(f) + "'")
-                .collect(Collectors.joining(",", "[", "]"));
+        String files =
+                committed.stream()
+                        .map(f -> "'" + out.resolve(f) + "'")
+                        .collect(Collectors.joining(",", "[", "]"));
         try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
-                ResultSet rs = db.createStatement().executeQuery("SELECT count(*),"
-                        + " count(DISTINCT _skippr_id), CAST(sum(id) AS BIGINT),"
-                        + " CAST(sum(qty) AS BIGINT) FROM read_parquet(" + files + ")")) {
+                ResultSet rs =
+                        db.createStatement()
+                                .executeQuery(
+                                        "SELECT count(*),"
+                                                + " count(DISTINCT _skippr_id), CAST(sum(id) AS BIGINT),"
+                                                + " CAST(sum(qty) AS BIGINT) FROM read_parquet("
+                                                + files
+                                                + ")")) {
             assertThat(rs.next()).isTrue();
             assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
                     .as("rows, distinct ids, sum(id), sum(qty)")
@@ -132,38 +158,49 @@ class StandaloneClusterITCase {
         try (JarFile jar = new JarFile(JOB_JAR.toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))
                     .isEqualTo(SkipprJob.class.getName());
-            assertThat(services(jar, "io.skippr.core.spi.SourceFactory")).contains(
-                    "io.skippr.sources.localfile.LocalFileSourceFactory",
-                    "io.skippr.sources.postgres.PostgresSourceFactory");
-            assertThat(services(jar, "io.skippr.core.spi.SinkFactory")).contains(
-                    "io.skippr.sinks.localfile.LocalFileSinkFactory",
-                    "io.skippr.sinks.stdout.StdoutSinkFactory");
-            assertThat(services(jar, "io.skippr.config.catalog.KindProvider")).contains(
-                    "io.skippr.config.kinds.LocalFileKinds",
-                    "io.skippr.config.kinds.PostgresKinds");
+            assertThat(services(jar, "io.skippr.core.spi.SourceFactory"))
+                    .contains(
+                            "io.skippr.sources.localfile.LocalFileSourceFactory",
+                            "io.skippr.sources.postgres.PostgresSourceFactory");
+            assertThat(services(jar, "io.skippr.core.spi.SinkFactory"))
+                    .contains(
+                            "io.skippr.sinks.localfile.LocalFileSinkFactory",
+                            "io.skippr.sinks.stdout.StdoutSinkFactory");
+            assertThat(services(jar, "io.skippr.config.catalog.KindProvider"))
+                    .contains(
+                            "io.skippr.config.kinds.LocalFileKinds",
+                            "io.skippr.config.kinds.PostgresKinds");
             // Every module's own list made it in whole, and every listed class is in the jar.
-            for (String[] module : new String[][] {
-                {"sources", "io.skippr.core.spi.SourceFactory"},
-                {"sinks", "io.skippr.core.spi.SinkFactory"},
-                {"config-loader", "io.skippr.config.catalog.KindProvider"}}) {
-                Path own = ROOT.resolve(module[0])
-                        .resolve("src/main/resources/META-INF/services/" + module[1]);
+            for (String[] module :
+                    new String[][] {
+                        {"sources", "io.skippr.core.spi.SourceFactory"},
+                        {"sinks", "io.skippr.core.spi.SinkFactory"},
+                        {"config-loader", "io.skippr.config.catalog.KindProvider"}
+                    }) {
+                Path own =
+                        ROOT.resolve(module[0])
+                                .resolve("src/main/resources/META-INF/services/" + module[1]);
                 Set<String> merged = services(jar, module[1]);
                 assertThat(merged).containsAll(serviceLines(Files.readString(own)));
                 for (String type : merged) {
                     assertThat(jar.getJarEntry(type.replace('.', '/') + ".class"))
-                            .as("class of %s in %s", type, module[1]).isNotNull();
+                            .as("class of %s in %s", type, module[1])
+                            .isNotNull();
                 }
             }
 
             List<String> names = jar.stream().map(JarEntry::getName).toList();
-            assertThat(names).as("Flink and the logging backend come from the cluster")
-                    .noneMatch(n -> n.startsWith("org/apache/flink/runtime/")
-                            || n.startsWith("org/apache/flink/streaming/api/")
-                            || n.startsWith("org/apache/flink/api/common/")
-                            || n.startsWith("org/apache/logging/log4j/")
-                            || n.startsWith("org/slf4j/"));
-            assertThat(names).as("no signature files of signed dependencies")
+            assertThat(names)
+                    .as("Flink and the logging backend come from the cluster")
+                    .noneMatch(
+                            n ->
+                                    n.startsWith("org/apache/flink/runtime/")
+                                            || n.startsWith("org/apache/flink/streaming/api/")
+                                            || n.startsWith("org/apache/flink/api/common/")
+                                            || n.startsWith("org/apache/logging/log4j/")
+                                            || n.startsWith("org/slf4j/"));
+            assertThat(names)
+                    .as("no signature files of signed dependencies")
                     .noneMatch(n -> n.matches("META-INF/[^/]+\\.(SF|DSA|RSA)"));
             assertThat(names).contains(SkipprJob.class.getName().replace('.', '/') + ".class");
         }
@@ -174,8 +211,11 @@ class StandaloneClusterITCase {
     private static void requireBuild() {
         for (Path p : List.of(JOB_JAR, CLUSTER_CLASSPATH)) {
             if (!Files.isRegularFile(p)) {
-                fail(p + " is missing: run `mvn package` (or `mvn verify`) from " + ROOT
-                        + " first; it builds the shaded job jar and the Flink cluster's class path");
+                fail(
+                        p
+                                + " is missing: run `mvn package` (or `mvn verify`) from "
+                                + ROOT
+                                + " first; it builds the shaded job jar and the Flink cluster's class path");
             }
         }
     }
@@ -189,8 +229,10 @@ class StandaloneClusterITCase {
     }
 
     private static Set<String> serviceLines(String text) {
-        return text.lines().map(l -> l.replaceFirst("#.*", "").strip())
-                .filter(l -> !l.isEmpty()).collect(Collectors.toCollection(TreeSet::new));
+        return text.lines()
+                .map(l -> l.replaceFirst("#.*", "").strip())
+                .filter(l -> !l.isEmpty())
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** Parquet files in the sink folder, outside its staging and bookkeeping folders. */
@@ -199,7 +241,8 @@ class StandaloneClusterITCase {
             return files.filter(Files::isRegularFile)
                     .filter(f -> f.getFileName().toString().endsWith(".parquet"))
                     .filter(f -> !hiddenPart(root.relativize(f)))
-                    .map(f -> f.normalize().toString()).toList();
+                    .map(f -> f.normalize().toString())
+                    .toList();
         }
     }
 
@@ -218,9 +261,12 @@ class StandaloneClusterITCase {
     private Run run(Map<String, String> env, Duration timeout, String... command)
             throws IOException, InterruptedException {
         Path output = Files.createTempFile(dir, "command-", ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectErrorStream(true).redirectOutput(output.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder builder =
+                new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(output.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().remove("SKIPPR_CONFIG");
         builder.environment().remove("SKIPPR_REBUILD");
         builder.environment().putAll(env);
@@ -228,8 +274,14 @@ class StandaloneClusterITCase {
         if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly().waitFor();
-            return new Run(-1, Files.readString(output) + "\n(timed out after " + timeout + ": "
-                    + String.join(" ", command) + ")");
+            return new Run(
+                    -1,
+                    Files.readString(output)
+                            + "\n(timed out after "
+                            + timeout
+                            + ": "
+                            + String.join(" ", command)
+                            + ")");
         }
         return new Run(process.exitValue(), Files.readString(output));
     }
@@ -237,8 +289,13 @@ class StandaloneClusterITCase {
     /** The ends of the cluster's and the client's logs, for a failure message. */
     private static String logs(Path clusterDir) throws IOException {
         StringBuilder text = new StringBuilder();
-        for (String name : List.of("jobmanager.log", "jobmanager.out", "taskmanager.log",
-                "taskmanager.out", "client.log")) {
+        for (String name :
+                List.of(
+                        "jobmanager.log",
+                        "jobmanager.out",
+                        "taskmanager.log",
+                        "taskmanager.out",
+                        "client.log")) {
             Path log = clusterDir.resolve("log").resolve(name);
             if (Files.isRegularFile(log)) {
                 List<String> lines = Files.readAllLines(log);

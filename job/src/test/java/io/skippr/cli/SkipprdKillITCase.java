@@ -1,0 +1,147 @@
+package io.skippr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.skippr.job.ShopFiles;
+import io.skippr.sinks.files.CommitLog;
+import java.io.File;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A continuous {@code skipprd sync} process killed with SIGKILL resumes from its retained
+ * checkpoint when started again, and the output holds every row exactly once.
+ */
+class SkipprdKillITCase {
+    @TempDir Path dir;
+
+    @Test
+    void killMinus9ThenRestartResumesFromTheRetainedCheckpoint() throws Exception {
+        Path in = dir.resolve("in");
+        Files.createDirectories(in);
+        Files.writeString(dir.resolve("skippr.yml"), """
+                pipelines:
+                  orders: {data_source: data_sources.shop, data_sink: data_sinks.out}
+                data_sources:
+                  shop:
+                    LocalFile: {path: in/*.csv, format: csv, stream: orders}
+                data_sinks:
+                  out:
+                    LocalFile: {path: out}
+                """);
+        fastCheckpoints();
+        Path out = dir.resolve("out");
+
+        ShopFiles.write(in, "a.csv", 1, 3001, 0);
+        Process first = skipprd("first");
+        await(() -> committed(out) >= 3000, first, "the first file");
+        ShopFiles.write(in, "b.csv", 3001, 6001, 0);
+        await(() -> committed(out) > 3000, first, "part of the second file");
+        first.destroyForcibly(); // SIGKILL: no shutdown hook, no cancel, no final checkpoint
+        assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(first.exitValue()).isEqualTo(137);
+
+        ShopFiles.write(in, "c.csv", 6001, 8001, 0);
+        Process second = skipprd("second");
+        await(() -> committed(out) >= 8000, second, "all three files");
+        second.destroy(); // SIGTERM: cancels the job and keeps its checkpoint
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(Files.readString(dir.resolve("state/orders/logs/skipprd.log")))
+                .contains("Resuming pipeline orders from checkpoint");
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+                ResultSet rs = db.createStatement().executeQuery("SELECT count(*),"
+                        + " count(DISTINCT _skippr_id), sum(id) FROM read_parquet(" + files(out)
+                        + ")")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(8000);
+            assertThat(rs.getLong(2)).isEqualTo(8000);
+            assertThat(rs.getBigDecimal(3)).isEqualByComparingTo(BigDecimal.valueOf(
+                    ShopFiles.idSum(1, 8001)));
+        }
+    }
+
+    private void fastCheckpoints() throws Exception {
+        try (InputStream in = getClass().getResourceAsStream("/flink-conf/config.yaml")) {
+            String conf = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace("execution.checkpointing.interval: 10 s",
+                            "execution.checkpointing.interval: 500 ms")
+                    .replace("execution.checkpointing.min-pause: 2 s",
+                            "execution.checkpointing.min-pause: 100 ms");
+            Files.createDirectories(dir.resolve("flink-conf"));
+            Files.writeString(dir.resolve("flink-conf/config.yaml"), conf);
+        }
+    }
+
+    private Process skipprd(String name) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
+                .forEach(command::add);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Skipprd.class.getName());
+        command.addAll(List.of("sync", "--pipeline", "orders", "--config",
+                dir.resolve("skippr.yml").toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".out").toFile());
+        builder.environment().put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        builder.environment().put("SKIPPR_FLINK_CONF_DIR", dir.resolve("flink-conf").toString());
+        return builder.start();
+    }
+
+    private void await(BooleanSupplier condition, Process process, String what) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (!process.isAlive()) {
+                throw new AssertionError("skipprd exited (" + process.exitValue() + ") before "
+                        + what + " was committed:\n" + output());
+            }
+            if (System.nanoTime() > deadline) {
+                process.destroyForcibly();
+                throw new AssertionError("not committed within 90 s: " + what + "\n" + output());
+            }
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+    }
+
+    private String output() throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (String name : List.of("first.out", "second.out")) {
+            File f = dir.resolve(name).toFile();
+            if (f.exists()) {
+                text.append(Files.readString(f.toPath()));
+            }
+        }
+        return text.toString();
+    }
+
+    private static long committed(Path out) {
+        return new CommitLog(out).effective().stream()
+                .mapToLong(c -> c.rows().values().stream().mapToLong(Long::longValue).sum())
+                .sum();
+    }
+
+    private static String files(Path out) {
+        return new CommitLog(out).committedFiles().stream().map(f -> "'" + f + "'")
+                .collect(Collectors.joining(",", "[", "]"));
+    }
+}
