@@ -9,8 +9,6 @@ import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.core.record.Undecodable;
 import io.skippr.core.serde.SerializerTypeInfo;
-import io.skippr.sinks.files.JsonText;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
@@ -65,13 +63,12 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
         if (schema == null) {
             deadletter(ctx, row.stream(), "SchemaViolation", "the row's schema version "
                     + row.schemaVersion() + " was never announced", row.position(),
-                    payload(null, row));
+                    Payloads.of(null, row));
             return;
         }
         if (row.values().length != schema.size()) {
             deadletter(ctx, row.stream(), "SchemaViolation", "expected " + schema.size()
-                    + " values, found " + row.values().length, row.position(), payload(schema,
-                    row));
+                    + " values, found " + row.values().length, row.position(), Payloads.of(schema, row));
             return;
         }
         Object[] values = row.values();
@@ -83,12 +80,12 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
                 value = Coercion.coerce(values[i], column.type());
             } catch (CoercionException e) {
                 deadletter(ctx, row.stream(), "TypeCoercion", "column " + column.name() + ": "
-                        + e.getMessage(), row.position(), payload(schema, row));
+                        + e.getMessage(), row.position(), Payloads.of(schema, row));
                 return;
             }
             if (value == null && !column.nullable()) {
                 deadletter(ctx, row.stream(), "SchemaViolation", "column " + column.name()
-                        + " is not nullable, found null", row.position(), payload(schema, row));
+                        + " is not nullable, found null", row.position(), Payloads.of(schema, row));
                 return;
             }
             if (value != values[i]) {
@@ -121,26 +118,7 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
         counter.add(1);
     }
 
-    private static String payload(StreamSchema schema, Row row) {
-        StringBuilder out = new StringBuilder("{");
-        try {
-            for (int i = 0; i < row.values().length; i++) {
-                if (i > 0) {
-                    out.append(',');
-                }
-                boolean named = schema != null && i < schema.size();
-                JsonText.writeString(out, named ? schema.columns().get(i).name() : "_" + i);
-                out.append(':');
-                JsonText.writeValue(out, named ? schema.columns().get(i).type()
-                        : io.skippr.core.record.DataType.STRING, row.value(i));
-            }
-        } catch (IOException e) {
-            return row.toString();
-        }
-        return out.append('}').toString();
-    }
-
-    private static long nowMicros() {
+    static long nowMicros() {
         return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
     }
 }

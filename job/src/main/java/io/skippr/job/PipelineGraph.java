@@ -67,12 +67,16 @@ public final class PipelineGraph {
             checked = normalised.map(request.fault(), SerializerTypeInfo.SOURCE_RECORD)
                     .uid(uid(name, "fault")).name(uid(name, "fault"));
         }
-        DataStream<SourceRecord> counted = checked
+        SingleOutputStreamOperator<SourceRecord> loadable = checked
+                .process(new LoadChecker(name, sink.loadCheck()), SerializerTypeInfo.SOURCE_RECORD)
+                .uid(uid(name, sinkRole + "/check")).name(uid(name, sinkRole + "/check"));
+        DataStream<SourceRecord> counted = loadable
                 .process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
                 .uid(uid(name, sinkRole + "/count")).name(uid(name, sinkRole + "/count"));
         sink.addTo(counted, uid(name, sinkRole));
 
-        var deadletters = normalised.getSideOutput(Normaliser.DEADLETTERS);
+        var deadletters = normalised.getSideOutput(Normaliser.DEADLETTERS)
+                .union(loadable.getSideOutput(Normaliser.DEADLETTERS));
         if (run.deadletterSink() == null) {
             deadletters.sinkTo(new DiscardedDeadletters()).setParallelism(1)
                     .uid(uid(name, "deadletters/discard")).name(uid(name, "deadletters/discard"));

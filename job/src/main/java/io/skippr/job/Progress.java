@@ -11,6 +11,8 @@ public final class Progress {
     public static final String READ = "read";
     public static final String WRITTEN = "written";
     public static final String DEADLETTERED = "deadlettered";
+    /** Counted by the load check apart from the normaliser's, and reported together. */
+    static final String LOAD_DEADLETTERED = "load-deadlettered";
     private static final String PREFIX = "skippr.";
 
     private Progress() {}
@@ -29,8 +31,10 @@ public final class Progress {
             String rest = name.substring(PREFIX.length());
             int dot = rest.indexOf('.');
             if (dot > 0) {
+                String what = rest.substring(0, dot);
                 out.computeIfAbsent(rest.substring(dot + 1), s -> new TreeMap<>())
-                        .put(rest.substring(0, dot), n.longValue());
+                        .merge(what.equals(LOAD_DEADLETTERED) ? DEADLETTERED : what,
+                                n.longValue(), Long::sum);
             }
         });
         return out;

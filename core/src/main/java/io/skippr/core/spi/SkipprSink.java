@@ -12,6 +12,11 @@ public interface SkipprSink {
      */
     Map<String, String> committedPositions();
 
+    /** The rows this destination cannot store; they become deadletters at the load stage. */
+    default RowCheck loadCheck() {
+        return RowCheck.NONE;
+    }
+
     /** Adds the sink's operators to the graph; every operator's uid starts with {@code uid}. */
     void addTo(DataStream<SourceRecord> records, String uid);
 }

@@ -2,6 +2,7 @@ package io.skippr.sinks.files;
 
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.RowCheck;
 import io.skippr.core.spi.SkipprSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -86,6 +87,12 @@ public final class FileSinks {
             @Override
             public Map<String, String> committedPositions() {
                 return settings.commitLog().positions();
+            }
+
+            @Override
+            public RowCheck loadCheck() {
+                return settings.format() == FileFormat.PARQUET ? new ParquetLimits()
+                        : RowCheck.NONE;
             }
 
             @Override

@@ -1,0 +1,60 @@
+package io.skippr.job;
+
+import io.skippr.core.record.Deadletter;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.core.spi.RowCheck;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Sends rows the data sink cannot store (its {@link RowCheck}) to the deadletter side output,
+ * at the {@code load} stage, so that one bad value does not stop the pipeline.
+ */
+final class LoadChecker extends ProcessFunction<SourceRecord, SourceRecord> {
+    private static final long serialVersionUID = 1L;
+
+    private final String pipeline;
+    private final RowCheck check;
+    private transient Map<String, Map<Long, StreamSchema>> schemas;
+    private transient Map<String, LongCounter> deadlettered;
+
+    LoadChecker(String pipeline, RowCheck check) {
+        this.pipeline = pipeline;
+        this.check = check;
+    }
+
+    @Override
+    public void processElement(SourceRecord record, Context ctx, Collector<SourceRecord> out) {
+        if (schemas == null) {
+            schemas = new HashMap<>();
+            deadlettered = new HashMap<>();
+        }
+        if (record instanceof SchemaChange change) {
+            schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
+                    .put(change.schema().version(), change.schema());
+        } else if (record instanceof Row row) {
+            StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of())
+                    .get(row.schemaVersion());
+            String problem = schema == null ? null : check.problem(schema, row);
+            if (problem != null) {
+                deadlettered.computeIfAbsent(row.stream(), s -> {
+                    LongCounter c = new LongCounter();
+                    getRuntimeContext().addAccumulator(Progress.accumulator(
+                            Progress.LOAD_DEADLETTERED, s), c);
+                    return c;
+                }).add(1);
+                ctx.output(Normaliser.DEADLETTERS, new Deadletter(pipeline, row.stream(),
+                        Deadletter.LOAD, "UnloadableValue", problem, Normaliser.nowMicros(),
+                        row.position(), Payloads.of(schema, row)));
+                return;
+            }
+        }
+        out.collect(record);
+    }
+}
