@@ -1,0 +1,81 @@
+package io.skippr.job;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The real PostgreSQL that {@code scripts/test} starts ({@code SKIPPR_TEST_PG_*}); a test schema
+ * of its own per test. Without the server the tests fail, never skip.
+ */
+final class TestPostgres implements AutoCloseable {
+    final String schema = "skippr_it_" + Long.toHexString(ThreadLocalRandom.current().nextLong()
+            >>> 20);
+
+    TestPostgres() throws SQLException {
+        exec("CREATE SCHEMA \"" + schema + "\"");
+    }
+
+    static String env(String name) {
+        String value = System.getenv(name);
+        if (value == null || value.isEmpty()) {
+            throw new AssertionError(name + " is not set: this test needs the PostgreSQL server"
+                    + " that scripts/test starts; run it through scripts/test");
+        }
+        return value;
+    }
+
+    /** The data source entry for {@code table}, reading the password from ${PG_PASSWORD}. */
+    String sourceYaml(String table, String cursor) {
+        return "    Postgres:\n      host: " + env("SKIPPR_TEST_PG_HOST") + "\n      port: "
+                + env("SKIPPR_TEST_PG_PORT") + "\n      user: " + env("SKIPPR_TEST_PG_USER")
+                + "\n      password: ${PG_PASSWORD}\n      database: "
+                + env("SKIPPR_TEST_PG_DATABASE") + "\n      schema: " + schema
+                + "\n      tables: [" + table + "]\n      sslmode: disable\n"
+                + (cursor == null ? "" : "      cursor_column: " + cursor + "\n");
+    }
+
+    static java.util.Map<String, String> passwordEnv() {
+        return java.util.Map.of("PG_PASSWORD", env("SKIPPR_TEST_PG_PASSWORD"));
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://" + env("SKIPPR_TEST_PG_HOST") + ":"
+                + env("SKIPPR_TEST_PG_PORT") + "/" + env("SKIPPR_TEST_PG_DATABASE")
+                + "?sslmode=disable", env("SKIPPR_TEST_PG_USER"), env("SKIPPR_TEST_PG_PASSWORD"));
+    }
+
+    void exec(String... sql) throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("SET search_path TO \"" + schema + "\"");
+            for (String s : sql) {
+                st.execute(s);
+            }
+        }
+    }
+
+    /** The first row of {@code sql}, as text. */
+    List<String> one(String sql) throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("SET search_path TO \"" + schema + "\"");
+            try (ResultSet rs = st.executeQuery(sql)) {
+                rs.next();
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                    row.add(rs.getString(i));
+                }
+                return row;
+            }
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        exec("DROP SCHEMA \"" + schema + "\" CASCADE");
+    }
+}
