@@ -1327,7 +1327,7 @@ class BadInputTest {
                 yaml("skipprd: no arguments", NO_SINK)
                         .withArgs()
                         .expect(
-                                "error: skipprd needs a command: connect, validate\n",
+                                "error: skipprd needs a command: connect, validate, sync, query\n",
                                 "Usage: skipprd"));
         all.add(
                 yaml("skipprd: conect, a misspelt command", NO_SINK)
