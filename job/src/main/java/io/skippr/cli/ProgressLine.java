@@ -23,12 +23,23 @@ final class ProgressLine {
         }
         double seconds = Math.max((System.nanoTime() - started) / 1e9, 0.001);
         long read = Progress.total(counters, Progress.READ);
-        String streams = counters.entrySet().stream().limit(4)
-                .map(e -> e.getKey() + " " + e.getValue().getOrDefault(Progress.WRITTEN, 0L))
-                .collect(Collectors.joining(", "));
-        err.print(String.format("\rread %,d  written %,d  deadlettered %,d  %,.0f rec/s  [%s]\u001b[K",
-                read, Progress.total(counters, Progress.WRITTEN),
-                Progress.total(counters, Progress.DEADLETTERED), read / seconds, streams));
+        String streams =
+                counters.entrySet().stream()
+                        .limit(4)
+                        .map(
+                                e ->
+                                        e.getKey()
+                                                + " "
+                                                + e.getValue().getOrDefault(Progress.WRITTEN, 0L))
+                        .collect(Collectors.joining(", "));
+        err.print(
+                String.format(
+                        "\rread %,d  written %,d  deadlettered %,d  %,.0f rec/s  [%s]\u001b[K",
+                        read,
+                        Progress.total(counters, Progress.WRITTEN),
+                        Progress.total(counters, Progress.DEADLETTERED),
+                        read / seconds,
+                        streams));
         err.flush();
         drawn = true;
     }

@@ -25,7 +25,10 @@ import picocli.CommandLine.Parameters;
 final class QueryCommand implements Callable<Integer> {
     private final CliContext context;
 
-    @Option(names = "--pipeline", paramLabel = "PIPELINE", required = true,
+    @Option(
+            names = "--pipeline",
+            paramLabel = "PIPELINE",
+            required = true,
             description = "The pipeline whose WAL store to query.")
     String pipeline;
 
@@ -44,21 +47,31 @@ final class QueryCommand implements Callable<Integer> {
         Config cfg = context.loadConfig(config);
         PipelineDef def = cfg.getPipeline(pipeline).definition();
         if (def.dataSink() != null) {
-            throw new UsageException("pipeline '" + pipeline + "' loads data_sinks."
-                    + def.dataSink() + "; query it there. skipprd query reads the WAL store of"
-                    + " pipelines without a data sink");
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' loads data_sinks."
+                            + def.dataSink()
+                            + "; query it there. skipprd query reads the WAL store of"
+                            + " pipelines without a data sink");
         }
         Path stateDir = StateDirs.of(cfg.path(), pipeline, context.env);
         List<String> streams = WalQuery.streams(stateDir);
         if (streams.isEmpty()) {
-            throw new UsageException("the WAL store of pipeline '" + pipeline + "' is empty; run"
-                    + " skipprd sync --pipeline " + pipeline + " --once first");
+            throw new UsageException(
+                    "the WAL store of pipeline '"
+                            + pipeline
+                            + "' is empty; run"
+                            + " skipprd sync --pipeline "
+                            + pipeline
+                            + " --once first");
         }
         try {
             context.out.print(WalQuery.table(WalQuery.run(stateDir, sql)));
         } catch (SQLException e) {
-            throw ConfigException.of("query", firstLine(e.getMessage()) + " (streams: "
-                    + String.join(", ", streams) + ")");
+            throw ConfigException.of(
+                    "query",
+                    firstLine(e.getMessage()) + " (streams: " + String.join(", ", streams) + ")");
         }
         return Skipprd.OK;
     }

@@ -31,12 +31,16 @@ final class SyncCommand implements Callable<Integer> {
 
     private final CliContext context;
 
-    @Option(names = "--pipeline", paramLabel = "PIPELINE", required = true,
+    @Option(
+            names = "--pipeline",
+            paramLabel = "PIPELINE",
+            required = true,
             description = "The pipeline to run.")
     String pipeline;
 
-    @Option(names = "--once", description = "Copy what the source holds now, then stop (batch"
-            + " mode).")
+    @Option(
+            names = "--once",
+            description = "Copy what the source holds now, then stop (batch" + " mode).")
     boolean once;
 
     @Option(names = "--log", description = "Print the log instead of the progress line.")
@@ -56,8 +60,8 @@ final class SyncCommand implements Callable<Integer> {
         configured.resolve(context.env); // every missing variable, before Flink starts
         Path stateDir = StateDirs.of(cfg.path(), pipeline, context.env);
         Logs.configure(stateDir, log);
-        PipelineGraph.Request request = new PipelineGraph.Request(configured, once, context.env,
-                stateDir);
+        PipelineGraph.Request request =
+                new PipelineGraph.Request(configured, once, context.env, stateDir);
         try (EmbeddedRunner runner = new EmbeddedRunner(request)) {
             String ui = runner.start();
             context.err.println("Flink web UI: " + ui);
@@ -80,8 +84,11 @@ final class SyncCommand implements Callable<Integer> {
             }
             long deadlettered = Progress.total(counters, Progress.DEADLETTERED);
             if (deadlettered > 0 && !log) {
-                context.err.println(deadlettered + " records were deadlettered; see "
-                        + stateDir.resolve("logs") + " for details");
+                context.err.println(
+                        deadlettered
+                                + " records were deadlettered; see "
+                                + stateDir.resolve("logs")
+                                + " for details");
             }
         }
         return Skipprd.OK;

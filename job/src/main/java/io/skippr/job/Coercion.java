@@ -21,8 +21,10 @@ final class Coercion {
     private Coercion() {}
 
     static Object coerce(Object value, DataType type) throws CoercionException {
-        if (value == null || type.javaClass().isInstance(value)
-                && (type.kind() != DataType.Kind.DECIMAL || fits((BigDecimal) value, type))) {
+        if (value == null
+                || type.javaClass().isInstance(value)
+                        && (type.kind() != DataType.Kind.DECIMAL
+                                || fits((BigDecimal) value, type))) {
             return value;
         }
         try {
@@ -62,8 +64,8 @@ final class Coercion {
         if (type.precision() == 0) {
             return true;
         }
-        return d.scale() <= type.scale() && d.precision() - d.scale() <= type.precision()
-                - type.scale();
+        return d.scale() <= type.scale()
+                && d.precision() - d.scale() <= type.precision() - type.scale();
     }
 
     private static Boolean bool(Object value) throws CoercionException {
@@ -76,8 +78,10 @@ final class Coercion {
     }
 
     private static long integral(Object value, long min, long max) {
-        BigDecimal d = value instanceof Number n ? new BigDecimal(n.toString())
-                : new BigDecimal(text(value).trim());
+        BigDecimal d =
+                value instanceof Number n
+                        ? new BigDecimal(n.toString())
+                        : new BigDecimal(text(value).trim());
         BigInteger exact = d.toBigIntegerExact();
         if (exact.compareTo(BigInteger.valueOf(min)) < 0
                 || exact.compareTo(BigInteger.valueOf(max)) > 0) {

@@ -14,8 +14,11 @@ final class Connectors {
                 return factory;
             }
         }
-        throw new NotYetAvailableException("the " + kind + " data source is declared but cannot"
-                + " run in this version of Skippr yet");
+        throw new NotYetAvailableException(
+                "the "
+                        + kind
+                        + " data source is declared but cannot"
+                        + " run in this version of Skippr yet");
     }
 
     static SinkFactory sink(String kind) {
@@ -24,7 +27,10 @@ final class Connectors {
                 return factory;
             }
         }
-        throw new NotYetAvailableException("the " + kind + " data sink is declared but cannot"
-                + " run in this version of Skippr yet");
+        throw new NotYetAvailableException(
+                "the "
+                        + kind
+                        + " data sink is declared but cannot"
+                        + " run in this version of Skippr yet");
     }
 }

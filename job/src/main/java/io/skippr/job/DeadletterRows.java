@@ -7,8 +7,8 @@ import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Turns deadletters into rows of the {@code skippr_deadletters} stream, so that any data-sink
- * kind can be a deadletter sink; the stream's schema goes first on every subtask.
+ * Turns deadletters into rows of the {@code skippr_deadletters} stream, so that any data-sink kind
+ * can be a deadletter sink; the stream's schema goes first on every subtask.
  */
 final class DeadletterRows implements FlatMapFunction<Deadletter, SourceRecord> {
     private static final long serialVersionUID = 1L;

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where deadletters go when the pipeline has no deadletter sink: counted and logged, at the end
- * of a bounded run and at each checkpoint of a continuous one. Runs with parallelism 1, so each
- * log line carries the whole count.
+ * Where deadletters go when the pipeline has no deadletter sink: counted and logged, at the end of
+ * a bounded run and at each checkpoint of a continuous one. Runs with parallelism 1, so each log
+ * line carries the whole count.
  */
 final class DiscardedDeadletters implements Sink<Deadletter> {
     private static final long serialVersionUID = 1L;

@@ -50,33 +50,36 @@ public final class EmbeddedRunner implements AutoCloseable {
     /** Starts the cluster; returns the web UI's address. */
     public String start() throws Exception {
         int parallelism = conf.get(org.apache.flink.configuration.CoreOptions.DEFAULT_PARALLELISM);
-        cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(conf)
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(Math.max(parallelism, 1) + 2)
-                .build());
+        cluster =
+                new MiniCluster(
+                        new MiniClusterConfiguration.Builder()
+                                .setConfiguration(conf)
+                                .setNumTaskManagers(1)
+                                .setNumSlotsPerTaskManager(Math.max(parallelism, 1) + 2)
+                                .build());
         cluster.start();
         return cluster.getRestAddress().get().toString();
     }
 
     /**
-     * Submits the pipeline and waits for it to end, reporting progress about every second.
-     * Returns the final counters; a failed job throws its cause.
+     * Submits the pipeline and waits for it to end, reporting progress about every second. Returns
+     * the final counters; a failed job throws its cause.
      */
     public Map<String, Map<String, Long>> run(Consumer<Map<String, Map<String, Long>>> progress)
             throws Exception {
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
         PipelineGraph.build(env, request);
         StreamGraph graph = env.getStreamGraph();
-        graph.setJobName("skippr " + request.pipeline().name() + (request.once() ? " --once"
-                : ""));
+        graph.setJobName("skippr " + request.pipeline().name() + (request.once() ? " --once" : ""));
         if (!request.once()) {
             Optional<Path> latest = Checkpoints.latest(request.stateDir().resolve("checkpoints"));
             if (latest.isPresent()) {
-                LOG.info("Resuming pipeline {} from checkpoint {}", request.pipeline().name(),
+                LOG.info(
+                        "Resuming pipeline {} from checkpoint {}",
+                        request.pipeline().name(),
                         latest.get());
-                graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(
-                        latest.get().toString(), false));
+                graph.setSavepointRestoreSettings(
+                        SavepointRestoreSettings.forPath(latest.get().toString(), false));
             }
         }
         job = cluster.submitJob(graph).get().getJobID();
@@ -91,7 +94,8 @@ public final class EmbeddedRunner implements AutoCloseable {
         JobResult jobResult = result.get();
         ClassLoader loader = getClass().getClassLoader();
         JobExecutionResult done = jobResult.toJobExecutionResult(loader);
-        Map<String, Map<String, Long>> counters = Progress.byStream(done.getAllAccumulatorResults());
+        Map<String, Map<String, Long>> counters =
+                Progress.byStream(done.getAllAccumulatorResults());
         progress.accept(counters);
         return counters;
     }
@@ -102,8 +106,8 @@ public final class EmbeddedRunner implements AutoCloseable {
             Map<String, Object> values = new HashMap<>();
             for (var e : graph.getAccumulatorsSerialized().entrySet()) {
                 SerializedValue<org.apache.flink.util.OptionalFailure<Object>> v = e.getValue();
-                values.put(e.getKey(), v.deserializeValue(getClass().getClassLoader())
-                        .getUnchecked());
+                values.put(
+                        e.getKey(), v.deserializeValue(getClass().getClassLoader()).getUnchecked());
             }
             return Progress.byStream(values);
         } catch (Exception e) {
@@ -116,8 +120,8 @@ public final class EmbeddedRunner implements AutoCloseable {
         JobID running = job;
         if (cluster != null && running != null) {
             try {
-                cluster.cancelJob(running).get(timeout.toMillis(),
-                        java.util.concurrent.TimeUnit.MILLISECONDS);
+                cluster.cancelJob(running)
+                        .get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
             } catch (Exception e) {
                 LOG.warn("Could not cancel the job cleanly: {}", e.toString());
             }

@@ -21,38 +21,43 @@ public final class FlinkSettings {
 
     public static Configuration forPipeline(Path stateDir, Map<String, String> env) {
         Configuration conf = Configuration.fromMap(flat(load(env)));
-        conf.setString("execution.checkpointing.dir",
-                stateDir.resolve("checkpoints").toUri().toString());
-        conf.setString("execution.checkpointing.savepoint-dir",
+        conf.setString(
+                "execution.checkpointing.dir", stateDir.resolve("checkpoints").toUri().toString());
+        conf.setString(
+                "execution.checkpointing.savepoint-dir",
                 stateDir.resolve("savepoints").toUri().toString());
         return conf;
     }
 
     private static Map<String, Object> load(Map<String, String> env) {
         String dir = env.get(ENV_VAR);
-        try (InputStream in = dir != null ? Files.newInputStream(Path.of(dir, "config.yaml"))
-                : FlinkSettings.class.getResourceAsStream("/flink-conf/config.yaml")) {
+        try (InputStream in =
+                dir != null
+                        ? Files.newInputStream(Path.of(dir, "config.yaml"))
+                        : FlinkSettings.class.getResourceAsStream("/flink-conf/config.yaml")) {
             if (in == null) {
                 throw new IllegalStateException("flink-conf/config.yaml is missing from the build");
             }
             Map<String, Object> yaml = new Yaml().load(in);
             return yaml == null ? Map.of() : yaml;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the Flink configuration: " + e.getMessage(),
-                    e);
+            throw new UncheckedIOException(
+                    "cannot read the Flink configuration: " + e.getMessage(), e);
         }
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, String> flat(Map<String, Object> yaml) {
         Map<String, String> out = new HashMap<>();
-        yaml.forEach((key, value) -> {
-            if (value instanceof Map<?, ?> nested) {
-                flat((Map<String, Object>) nested).forEach((k, v) -> out.put(key + "." + k, v));
-            } else if (value != null) {
-                out.put(key, String.valueOf(value));
-            }
-        });
+        yaml.forEach(
+                (key, value) -> {
+                    if (value instanceof Map<?, ?> nested) {
+                        flat((Map<String, Object>) nested)
+                                .forEach((k, v) -> out.put(key + "." + k, v));
+                    } else if (value != null) {
+                        out.put(key, String.valueOf(value));
+                    }
+                });
         return out;
     }
 }

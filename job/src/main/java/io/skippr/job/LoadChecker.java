@@ -13,8 +13,8 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Sends rows the data sink cannot store (its {@link RowCheck}) to the deadletter side output,
- * at the {@code load} stage, so that one bad value does not stop the pipeline.
+ * Sends rows the data sink cannot store (its {@link RowCheck}) to the deadletter side output, at
+ * the {@code load} stage, so that one bad value does not stop the pipeline.
  */
 final class LoadChecker extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
@@ -39,19 +39,34 @@ final class LoadChecker extends ProcessFunction<SourceRecord, SourceRecord> {
             schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
                     .put(change.schema().version(), change.schema());
         } else if (record instanceof Row row) {
-            StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of())
-                    .get(row.schemaVersion());
+            StreamSchema schema =
+                    schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
             String problem = schema == null ? null : check.problem(schema, row);
             if (problem != null) {
-                deadlettered.computeIfAbsent(row.stream(), s -> {
-                    LongCounter c = new LongCounter();
-                    getRuntimeContext().addAccumulator(Progress.accumulator(
-                            Progress.LOAD_DEADLETTERED, s), c);
-                    return c;
-                }).add(1);
-                ctx.output(Normaliser.DEADLETTERS, new Deadletter(pipeline, row.stream(),
-                        Deadletter.LOAD, "UnloadableValue", problem, Normaliser.nowMicros(),
-                        row.position(), Payloads.of(schema, row)));
+                deadlettered
+                        .computeIfAbsent(
+                                row.stream(),
+                                s -> {
+                                    LongCounter c = new LongCounter();
+                                    getRuntimeContext()
+                                            .addAccumulator(
+                                                    Progress.accumulator(
+                                                            Progress.LOAD_DEADLETTERED, s),
+                                                    c);
+                                    return c;
+                                })
+                        .add(1);
+                ctx.output(
+                        Normaliser.DEADLETTERS,
+                        new Deadletter(
+                                pipeline,
+                                row.stream(),
+                                Deadletter.LOAD,
+                                "UnloadableValue",
+                                problem,
+                                Normaliser.nowMicros(),
+                                row.position(),
+                                Payloads.of(schema, row)));
                 return;
             }
         }

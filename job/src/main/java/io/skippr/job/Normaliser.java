@@ -20,9 +20,9 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * The normalise/validate step: brings each row's values to its schema's types, checks the schema
- * (width, not-null), and gives the row its deterministic {@code _skippr_id}. A row that fails,
- * and anything the source could not decode, leaves through the {@link #DEADLETTERS} side output
- * with the reason. Schemas pass through ahead of their rows.
+ * (width, not-null), and gives the row its deterministic {@code _skippr_id}. A row that fails, and
+ * anything the source could not decode, leaves through the {@link #DEADLETTERS} side output with
+ * the reason. Schemas pass through ahead of their rows.
  */
 final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
@@ -53,22 +53,30 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
             normalise(row, ctx, out);
         } else if (record instanceof Undecodable u) {
             count(Progress.READ, u.stream());
-            deadletter(ctx, u.stream(), "UndecodableRecord", u.error(), u.position(),
-                    u.payload());
+            deadletter(ctx, u.stream(), "UndecodableRecord", u.error(), u.position(), u.payload());
         }
     }
 
     private void normalise(Row row, Context ctx, Collector<SourceRecord> out) {
         StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
         if (schema == null) {
-            deadletter(ctx, row.stream(), "SchemaViolation", "the row's schema version "
-                    + row.schemaVersion() + " was never announced", row.position(),
+            deadletter(
+                    ctx,
+                    row.stream(),
+                    "SchemaViolation",
+                    "the row's schema version " + row.schemaVersion() + " was never announced",
+                    row.position(),
                     Payloads.of(null, row));
             return;
         }
         if (row.values().length != schema.size()) {
-            deadletter(ctx, row.stream(), "SchemaViolation", "expected " + schema.size()
-                    + " values, found " + row.values().length, row.position(), Payloads.of(schema, row));
+            deadletter(
+                    ctx,
+                    row.stream(),
+                    "SchemaViolation",
+                    "expected " + schema.size() + " values, found " + row.values().length,
+                    row.position(),
+                    Payloads.of(schema, row));
             return;
         }
         Object[] values = row.values();
@@ -79,13 +87,23 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
             try {
                 value = Coercion.coerce(values[i], column.type());
             } catch (CoercionException e) {
-                deadletter(ctx, row.stream(), "TypeCoercion", "column " + column.name() + ": "
-                        + e.getMessage(), row.position(), Payloads.of(schema, row));
+                deadletter(
+                        ctx,
+                        row.stream(),
+                        "TypeCoercion",
+                        "column " + column.name() + ": " + e.getMessage(),
+                        row.position(),
+                        Payloads.of(schema, row));
                 return;
             }
             if (value == null && !column.nullable()) {
-                deadletter(ctx, row.stream(), "SchemaViolation", "column " + column.name()
-                        + " is not nullable, found null", row.position(), Payloads.of(schema, row));
+                deadletter(
+                        ctx,
+                        row.stream(),
+                        "SchemaViolation",
+                        "column " + column.name() + " is not nullable, found null",
+                        row.position(),
+                        Payloads.of(schema, row));
                 return;
             }
             if (value != values[i]) {
@@ -96,15 +114,28 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
             }
         }
         Row normalised = coerced == null ? row : row.withValues(coerced);
-        out.collect(normalised.identified(SkipprId.of(row.stream(), row.position()),
-                nowMicros()));
+        out.collect(normalised.identified(SkipprId.of(row.stream(), row.position()), nowMicros()));
     }
 
-    private void deadletter(Context ctx, String stream, String errorClass, String message,
-            String position, String payload) {
+    private void deadletter(
+            Context ctx,
+            String stream,
+            String errorClass,
+            String message,
+            String position,
+            String payload) {
         count(Progress.DEADLETTERED, stream);
-        ctx.output(DEADLETTERS, new Deadletter(pipeline, stream, Deadletter.TRANSFORM, errorClass,
-                message, nowMicros(), position, payload));
+        ctx.output(
+                DEADLETTERS,
+                new Deadletter(
+                        pipeline,
+                        stream,
+                        Deadletter.TRANSFORM,
+                        errorClass,
+                        message,
+                        nowMicros(),
+                        position,
+                        payload));
     }
 
     private void count(String what, String stream) {

@@ -21,7 +21,9 @@ final class Payloads {
                 boolean named = schema != null && i < schema.size();
                 JsonText.writeString(out, named ? schema.columns().get(i).name() : "_" + i);
                 out.append(':');
-                JsonText.writeValue(out, named ? schema.columns().get(i).type() : DataType.STRING,
+                JsonText.writeValue(
+                        out,
+                        named ? schema.columns().get(i).type() : DataType.STRING,
                         row.value(i));
             }
         } catch (IOException e) {

@@ -19,8 +19,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * Builds a pipeline's Flink job graph (DESIGN §5): source, normalise/validate, data sink (or the
- * WAL store), and the deadletter side output into the deadletter sink or a counting discard.
- * Every operator's uid comes from the pipeline and its role, so savepoints survive upgrades.
+ * WAL store), and the deadletter side output into the deadletter sink or a counting discard. Every
+ * operator's uid comes from the pipeline and its role, so savepoints survive upgrades.
  */
 public final class PipelineGraph {
     private PipelineGraph() {}
@@ -30,10 +30,14 @@ public final class PipelineGraph {
      *
      * @param fault a failure to inject, for recovery tests; null in real runs
      */
-    public record Request(ConfiguredPipeline pipeline, boolean once, Map<String, String> env,
-            Path stateDir, FaultInjection fault) {
-        public Request(ConfiguredPipeline pipeline, boolean once, Map<String, String> env,
-                Path stateDir) {
+    public record Request(
+            ConfiguredPipeline pipeline,
+            boolean once,
+            Map<String, String> env,
+            Path stateDir,
+            FaultInjection fault) {
+        public Request(
+                ConfiguredPipeline pipeline, boolean once, Map<String, String> env, Path stateDir) {
             this(pipeline, once, env, stateDir, null);
         }
     }
@@ -46,49 +50,79 @@ public final class PipelineGraph {
     public static void build(StreamExecutionEnvironment env, Request request) {
         ResolvedPipeline run = request.pipeline().resolve(request.env());
         String name = request.pipeline().name();
-        env.setRuntimeMode(request.once() ? RuntimeExecutionMode.BATCH
-                : RuntimeExecutionMode.STREAMING);
+        env.setRuntimeMode(
+                request.once() ? RuntimeExecutionMode.BATCH : RuntimeExecutionMode.STREAMING);
 
         String sinkRole = run.dataSink() == null ? "wal" : "sink/" + run.dataSink().entry().name();
         SkipprSink sink = dataSink(request, run);
-        SourceContext sourceContext = new SourceContext(name, run.dataSource().entry().name(),
-                run.dataSource(), request.once(), sink.committedPositions());
-        var source = Connectors.source(run.dataSource().entry().kind().name())
-                .create(sourceContext);
+        SourceContext sourceContext =
+                new SourceContext(
+                        name,
+                        run.dataSource().entry().name(),
+                        run.dataSource(),
+                        request.once(),
+                        sink.committedPositions());
+        var source =
+                Connectors.source(run.dataSource().entry().kind().name()).create(sourceContext);
 
-        DataStream<SourceRecord> records = env.fromSource(source, WatermarkStrategy.noWatermarks(),
-                        uid(name, "source"), SerializerTypeInfo.SOURCE_RECORD)
-                .uid(uid(name, "source"));
-        SingleOutputStreamOperator<SourceRecord> normalised = records
-                .process(new Normaliser(name), SerializerTypeInfo.SOURCE_RECORD)
-                .uid(uid(name, "normalise")).name(uid(name, "normalise"));
+        DataStream<SourceRecord> records =
+                env.fromSource(
+                                source,
+                                WatermarkStrategy.noWatermarks(),
+                                uid(name, "source"),
+                                SerializerTypeInfo.SOURCE_RECORD)
+                        .uid(uid(name, "source"));
+        SingleOutputStreamOperator<SourceRecord> normalised =
+                records.process(new Normaliser(name), SerializerTypeInfo.SOURCE_RECORD)
+                        .uid(uid(name, "normalise"))
+                        .name(uid(name, "normalise"));
         DataStream<SourceRecord> checked = normalised;
         if (request.fault() != null) {
-            checked = normalised.map(request.fault(), SerializerTypeInfo.SOURCE_RECORD)
-                    .uid(uid(name, "fault")).name(uid(name, "fault"));
+            checked =
+                    normalised
+                            .map(request.fault(), SerializerTypeInfo.SOURCE_RECORD)
+                            .uid(uid(name, "fault"))
+                            .name(uid(name, "fault"));
         }
-        SingleOutputStreamOperator<SourceRecord> loadable = checked
-                .process(new LoadChecker(name, sink.loadCheck()), SerializerTypeInfo.SOURCE_RECORD)
-                .uid(uid(name, sinkRole + "/check")).name(uid(name, sinkRole + "/check"));
-        DataStream<SourceRecord> counted = loadable
-                .process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
-                .uid(uid(name, sinkRole + "/count")).name(uid(name, sinkRole + "/count"));
+        SingleOutputStreamOperator<SourceRecord> loadable =
+                checked.process(
+                                new LoadChecker(name, sink.loadCheck()),
+                                SerializerTypeInfo.SOURCE_RECORD)
+                        .uid(uid(name, sinkRole + "/check"))
+                        .name(uid(name, sinkRole + "/check"));
+        DataStream<SourceRecord> counted =
+                loadable.process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
+                        .uid(uid(name, sinkRole + "/count"))
+                        .name(uid(name, sinkRole + "/count"));
         sink.addTo(counted, uid(name, sinkRole));
 
-        var deadletters = normalised.getSideOutput(Normaliser.DEADLETTERS)
-                .union(loadable.getSideOutput(Normaliser.DEADLETTERS));
+        var deadletters =
+                normalised
+                        .getSideOutput(Normaliser.DEADLETTERS)
+                        .union(loadable.getSideOutput(Normaliser.DEADLETTERS));
         if (run.deadletterSink() == null) {
-            deadletters.sinkTo(new DiscardedDeadletters()).setParallelism(1)
-                    .uid(uid(name, "deadletters/discard")).name(uid(name, "deadletters/discard"));
+            deadletters
+                    .sinkTo(new DiscardedDeadletters())
+                    .setParallelism(1)
+                    .uid(uid(name, "deadletters/discard"))
+                    .name(uid(name, "deadletters/discard"));
         } else {
             ResolvedSettings dl = run.deadletterSink();
             String role = "deadletters/" + dl.entry().name();
-            DataStream<SourceRecord> rows = deadletters
-                    .flatMap(new DeadletterRows(), SerializerTypeInfo.SOURCE_RECORD)
-                    .uid(uid(name, role + "/rows")).name(uid(name, role + "/rows"));
+            DataStream<SourceRecord> rows =
+                    deadletters
+                            .flatMap(new DeadletterRows(), SerializerTypeInfo.SOURCE_RECORD)
+                            .uid(uid(name, role + "/rows"))
+                            .name(uid(name, role + "/rows"));
             Connectors.sink(dl.entry().kind().name())
-                    .create(new SinkContext(name, dl.entry().name(), dl, request.once(),
-                            request.stateDir(), "append"))
+                    .create(
+                            new SinkContext(
+                                    name,
+                                    dl.entry().name(),
+                                    dl,
+                                    request.once(),
+                                    request.stateDir(),
+                                    "append"))
                     .addTo(rows, uid(name, role));
         }
     }
@@ -97,11 +131,20 @@ public final class PipelineGraph {
         String name = request.pipeline().name();
         String mode = run.definition().writeMode();
         if (run.dataSink() == null) {
-            return new WalStore(request.stateDir()).sink(new SinkContext(name, "wal", null,
-                    request.once(), request.stateDir(), mode));
+            return new WalStore(request.stateDir())
+                    .sink(
+                            new SinkContext(
+                                    name, "wal", null, request.once(), request.stateDir(), mode));
         }
         ResolvedSettings sink = run.dataSink();
-        return Connectors.sink(sink.entry().kind().name()).create(new SinkContext(name,
-                sink.entry().name(), sink, request.once(), request.stateDir(), mode));
+        return Connectors.sink(sink.entry().kind().name())
+                .create(
+                        new SinkContext(
+                                name,
+                                sink.entry().name(),
+                                sink,
+                                request.once(),
+                                request.stateDir(),
+                                mode));
     }
 }

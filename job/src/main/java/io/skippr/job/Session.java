@@ -32,8 +32,8 @@ public final class Session {
      */
     public Map<String, Map<String, Long>> sync(boolean once) throws Exception {
         Path stateDir = StateDirs.of(pipeline.config().path(), pipeline.name(), env);
-        try (EmbeddedRunner runner = new EmbeddedRunner(new PipelineGraph.Request(pipeline,
-                once, env, stateDir))) {
+        try (EmbeddedRunner runner =
+                new EmbeddedRunner(new PipelineGraph.Request(pipeline, once, env, stateDir))) {
             LOG.info("Flink web UI: {}", runner.start());
             Map<String, Map<String, Long>> counters = runner.run(c -> {});
             if (once) {

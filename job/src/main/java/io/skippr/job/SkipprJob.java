@@ -28,10 +28,10 @@ public final class SkipprJob {
         ConfiguredPipeline pipeline = Config.load(file).getPipeline(arguments.pipeline);
         Path stateDir = StateDirs.of(file, arguments.pipeline, env);
         StreamExecutionEnvironment flink = StreamExecutionEnvironment.getExecutionEnvironment();
-        PipelineGraph.build(flink, new PipelineGraph.Request(pipeline, arguments.once, env,
-                stateDir));
-        JobExecutionResult result = flink.execute("skippr " + arguments.pipeline
-                + (arguments.once ? " --once" : ""));
+        PipelineGraph.build(
+                flink, new PipelineGraph.Request(pipeline, arguments.once, env, stateDir));
+        JobExecutionResult result =
+                flink.execute("skippr " + arguments.pipeline + (arguments.once ? " --once" : ""));
         if (arguments.once && result.isJobExecutionResult()) {
             var counters = Progress.byStream(result.getAllAccumulatorResults());
             LOG.info("{}: {}", COMPLETE, Summary.line(counters));
@@ -49,8 +49,12 @@ public final class SkipprJob {
                     case "--pipeline" -> pipeline = value(args, ++i, "--pipeline");
                     case "--once" -> once = true;
                     case "--config" -> config = Path.of(value(args, ++i, "--config"));
-                    default -> throw ConfigException.of("skippr-job", "unknown argument '"
-                            + args[i] + "'; usage: --pipeline NAME [--once] [--config FILE]");
+                    default ->
+                            throw ConfigException.of(
+                                    "skippr-job",
+                                    "unknown argument '"
+                                            + args[i]
+                                            + "'; usage: --pipeline NAME [--once] [--config FILE]");
                 }
             }
             if (pipeline == null) {

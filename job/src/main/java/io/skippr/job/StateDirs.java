@@ -18,8 +18,10 @@ public final class StateDirs {
 
     public static Path of(Path configFile, String pipeline, Map<String, String> env) {
         String base = env.get(ENV_VAR);
-        Path root = base != null && !base.isBlank() ? Path.of(base)
-                : configFile.toAbsolutePath().getParent().resolve(".skippr");
+        Path root =
+                base != null && !base.isBlank()
+                        ? Path.of(base)
+                        : configFile.toAbsolutePath().getParent().resolve(".skippr");
         Path dir = root.toAbsolutePath().resolve(pipeline);
         try {
             if (!Files.exists(root)) {
@@ -31,8 +33,8 @@ public final class StateDirs {
                 ownerOnly(dir);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the state folder " + dir + ": "
-                    + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot create the state folder " + dir + ": " + e.getMessage(), e);
         }
         return dir;
     }

@@ -20,11 +20,16 @@ final class WrittenCounter extends ProcessFunction<SourceRecord, SourceRecord> {
             if (counters == null) {
                 counters = new HashMap<>();
             }
-            counters.computeIfAbsent(row.stream(), s -> {
-                LongCounter c = new LongCounter();
-                getRuntimeContext().addAccumulator(Progress.accumulator(Progress.WRITTEN, s), c);
-                return c;
-            }).add(1);
+            counters.computeIfAbsent(
+                            row.stream(),
+                            s -> {
+                                LongCounter c = new LongCounter();
+                                getRuntimeContext()
+                                        .addAccumulator(
+                                                Progress.accumulator(Progress.WRITTEN, s), c);
+                                return c;
+                            })
+                    .add(1);
         }
         out.collect(record);
     }

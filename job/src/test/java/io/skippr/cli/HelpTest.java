@@ -16,14 +16,17 @@ class HelpTest {
     @Test
     void everyKindsHelpListsItsFields() {
         for (KindSpec kind : Catalog.get().all()) {
-            CliRun run = CliRun.run(dir, "connect", kind.role().command(), kind.command(),
-                    "--help");
+            CliRun run =
+                    CliRun.run(dir, "connect", kind.role().command(), kind.command(), "--help");
             assertThat(run.exitCode()).as(kind.name()).isZero();
             String help = run.out().replaceAll("\\s+", "");
             for (Field field : kind.fields()) {
-                assertThat(help).as(kind.name())
-                        .containsPattern(java.util.regex.Pattern.quote(field.flag()) + "\\[?="
-                                + field.name().toUpperCase(java.util.Locale.ROOT))
+                assertThat(help)
+                        .as(kind.name())
+                        .containsPattern(
+                                java.util.regex.Pattern.quote(field.flag())
+                                        + "\\[?="
+                                        + field.name().toUpperCase(java.util.Locale.ROOT))
                         .contains(field.description().replaceAll("\\s+", ""));
             }
         }
@@ -48,9 +51,10 @@ class HelpTest {
         CliRun run = CliRun.run(dir, "connect", "--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out().replaceAll("\\s+", " "))
-                .contains("skipprd connect does not write deadletter sinks; declare one under"
-                        + " deadletter_sinks in skippr.yml, or with Config.deadletterSink(...) in"
-                        + " Java")
+                .contains(
+                        "skipprd connect does not write deadletter sinks; declare one under"
+                                + " deadletter_sinks in skippr.yml, or with Config.deadletterSink(...) in"
+                                + " Java")
                 .contains("data-sink")
                 .contains("schema-sink")
                 .contains("data-source");
@@ -58,8 +62,13 @@ class HelpTest {
 
     @Test
     void helpAndVersionEverywhere() {
-        for (String[] args : new String[][] {{"--help"}, {"validate", "--help"},
-                {"connect", "data-sink", "--help"}, {"--version"}}) {
+        for (String[] args :
+                new String[][] {
+                    {"--help"},
+                    {"validate", "--help"},
+                    {"connect", "data-sink", "--help"},
+                    {"--version"}
+                }) {
             CliRun run = CliRun.run(dir, args);
             assertThat(run.exitCode()).as(String.join(" ", args)).isZero();
             assertThat(run.out()).isNotBlank();

@@ -35,7 +35,9 @@ class SkipprdKillITCase {
     void killMinus9ThenRestartResumesFromTheRetainedCheckpoint() throws Exception {
         Path in = dir.resolve("in");
         Files.createDirectories(in);
-        Files.writeString(dir.resolve("skippr.yml"), """
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                """
                 pipelines:
                   orders: {data_source: data_sources.shop, data_sink: data_sinks.out}
                 data_sources:
@@ -66,24 +68,31 @@ class SkipprdKillITCase {
         assertThat(Files.readString(dir.resolve("state/orders/logs/skipprd.log")))
                 .contains("Resuming pipeline orders from checkpoint");
         try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
-                ResultSet rs = db.createStatement().executeQuery("SELECT count(*),"
-                        + " count(DISTINCT _skippr_id), sum(id) FROM read_parquet(" + files(out)
-                        + ")")) {
+                ResultSet rs =
+                        db.createStatement()
+                                .executeQuery(
+                                        "SELECT count(*),"
+                                                + " count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
+                                                + files(out)
+                                                + ")")) {
             rs.next();
             assertThat(rs.getLong(1)).isEqualTo(8000);
             assertThat(rs.getLong(2)).isEqualTo(8000);
-            assertThat(rs.getBigDecimal(3)).isEqualByComparingTo(BigDecimal.valueOf(
-                    ShopFiles.idSum(1, 8001)));
+            assertThat(rs.getBigDecimal(3))
+                    .isEqualByComparingTo(BigDecimal.valueOf(ShopFiles.idSum(1, 8001)));
         }
     }
 
     private void fastCheckpoints() throws Exception {
         try (InputStream in = getClass().getResourceAsStream("/flink-conf/config.yaml")) {
-            String conf = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .replace("execution.checkpointing.interval: 10 s",
-                            "execution.checkpointing.interval: 500 ms")
-                    .replace("execution.checkpointing.min-pause: 2 s",
-                            "execution.checkpointing.min-pause: 100 ms");
+            String conf =
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                            .replace(
+                                    "execution.checkpointing.interval: 10 s",
+                                    "execution.checkpointing.interval: 500 ms")
+                            .replace(
+                                    "execution.checkpointing.min-pause: 2 s",
+                                    "execution.checkpointing.min-pause: 100 ms");
             Files.createDirectories(dir.resolve("flink-conf"));
             Files.writeString(dir.resolve("flink-conf/config.yaml"), conf);
         }
@@ -98,11 +107,18 @@ class SkipprdKillITCase {
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Skipprd.class.getName());
-        command.addAll(List.of("sync", "--pipeline", "orders", "--config",
-                dir.resolve("skippr.yml").toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve(name + ".out").toFile());
+        command.addAll(
+                List.of(
+                        "sync",
+                        "--pipeline",
+                        "orders",
+                        "--config",
+                        dir.resolve("skippr.yml").toString()));
+        ProcessBuilder builder =
+                new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve(name + ".out").toFile());
         builder.environment().put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
         builder.environment().put("SKIPPR_FLINK_CONF_DIR", dir.resolve("flink-conf").toString());
         return builder.start();
@@ -112,8 +128,13 @@ class SkipprdKillITCase {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (!condition.getAsBoolean()) {
             if (!process.isAlive()) {
-                throw new AssertionError("skipprd exited (" + process.exitValue() + ") before "
-                        + what + " was committed:\n" + output());
+                throw new AssertionError(
+                        "skipprd exited ("
+                                + process.exitValue()
+                                + ") before "
+                                + what
+                                + " was committed:\n"
+                                + output());
             }
             if (System.nanoTime() > deadline) {
                 process.destroyForcibly();
@@ -135,13 +156,16 @@ class SkipprdKillITCase {
     }
 
     private static long committed(Path out) {
-        return new CommitLog(out).effective().stream()
-                .mapToLong(c -> c.rows().values().stream().mapToLong(Long::longValue).sum())
-                .sum();
+        return new CommitLog(out)
+                .effective().stream()
+                        .mapToLong(c -> c.rows().values().stream().mapToLong(Long::longValue).sum())
+                        .sum();
     }
 
     private static String files(Path out) {
-        return new CommitLog(out).committedFiles().stream().map(f -> "'" + f + "'")
-                .collect(Collectors.joining(",", "[", "]"));
+        return new CommitLog(out)
+                .committedFiles().stream()
+                        .map(f -> "'" + f + "'")
+                        .collect(Collectors.joining(",", "[", "]"));
     }
 }

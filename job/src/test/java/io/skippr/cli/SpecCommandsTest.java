@@ -32,20 +32,32 @@ class SpecCommandsTest {
         CliRun run =
                 CliRun.run(
                         dir,
-                        "connect", "data-sink", "postgres",
-                        "--pipeline", "orders",
-                        "--name", "warehouse",
-                        "--host", "warehouse.internal",
-                        "--user", "skippr_loader",
-                        "--password", "${WAREHOUSE_PASSWORD}",
-                        "--database", "analytics",
-                        "--schema", "raw");
+                        "connect",
+                        "data-sink",
+                        "postgres",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "warehouse",
+                        "--host",
+                        "warehouse.internal",
+                        "--user",
+                        "skippr_loader",
+                        "--password",
+                        "${WAREHOUSE_PASSWORD}",
+                        "--database",
+                        "analytics",
+                        "--schema",
+                        "raw");
 
         assertThat(run.exitCode()).as(run.all()).isZero();
         assertThat(run.err()).isEmpty();
         assertThat(run.out())
-                .isEqualTo("Wrote data_sinks.warehouse (Postgres) as the data sink of pipeline"
-                        + " 'orders' in " + dir.resolve("skippr.yml") + "\n");
+                .isEqualTo(
+                        "Wrote data_sinks.warehouse (Postgres) as the data sink of pipeline"
+                                + " 'orders' in "
+                                + dir.resolve("skippr.yml")
+                                + "\n");
         assertThat(saved()).isEqualTo(SpecExamples.expected(ADD_DESTINATION));
     }
 
@@ -54,42 +66,74 @@ class SpecCommandsTest {
         CliRun athena =
                 CliRun.run(
                         dir,
-                        "connect", "data-sink", "athena",
-                        "--pipeline", "orders",
-                        "--name", "lake",
-                        "--s3-bucket", "acme-lake",
-                        "--s3-prefix", "bronze/orders",
-                        "--athena-workgroup-name", "primary",
-                        "--athena-results-s3-bucket", "acme-athena-results");
+                        "connect",
+                        "data-sink",
+                        "athena",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "lake",
+                        "--s3-bucket",
+                        "acme-lake",
+                        "--s3-prefix",
+                        "bronze/orders",
+                        "--athena-workgroup-name",
+                        "primary",
+                        "--athena-results-s3-bucket",
+                        "acme-athena-results");
         assertThat(athena.exitCode()).as(athena.all()).isZero();
 
         CliRun glue =
                 CliRun.run(
                         dir,
-                        "connect", "schema-sink", "glue",
-                        "--pipeline", "orders",
-                        "--name", "glue",
-                        "--s3-bucket", "acme-lake",
-                        "--s3-prefix", "bronze/orders",
-                        "--athena-workgroup-name", "primary",
-                        "--athena-results-s3-bucket", "acme-athena-results",
-                        "--glue-database-name", "bronze");
+                        "connect",
+                        "schema-sink",
+                        "glue",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "glue",
+                        "--s3-bucket",
+                        "acme-lake",
+                        "--s3-prefix",
+                        "bronze/orders",
+                        "--athena-workgroup-name",
+                        "primary",
+                        "--athena-results-s3-bucket",
+                        "acme-athena-results",
+                        "--glue-database-name",
+                        "bronze");
         assertThat(glue.exitCode()).as(glue.all()).isZero();
-        assertThat(glue.out()).startsWith("Wrote schema_sinks.glue (Glue) and linked it from"
-                + " data_sinks.lake of pipeline 'orders'");
+        assertThat(glue.out())
+                .startsWith(
+                        "Wrote schema_sinks.glue (Glue) and linked it from"
+                                + " data_sinks.lake of pipeline 'orders'");
 
         assertThat(saved()).isEqualTo(SpecExamples.expected(SCHEMA_SINKS));
     }
 
     @Test
     void connectWritesBothCopiesOfAPairedKind() throws IOException {
-        CliRun run = CliRun.run(dir, "connect", "data-sink", "duckdb", "--pipeline", "orders",
-                "--name", "lake", "--path", "lake.duckdb");
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-sink",
+                        "duckdb",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "lake",
+                        "--path",
+                        "lake.duckdb");
 
         assertThat(run.exitCode()).as(run.all()).isZero();
         assertThat(saved())
-                .isEqualTo(SpecExamples.merge(SpecExamples.parse(SpecExamples.text(START)),
-                        SpecExamples.parse("""
+                .isEqualTo(
+                        SpecExamples.merge(
+                                SpecExamples.parse(SpecExamples.text(START)),
+                                SpecExamples.parse(
+                                        """
                                 pipelines:
                                   orders: {data_sink: data_sinks.lake}
                                 data_sinks:
@@ -104,11 +148,26 @@ class SpecCommandsTest {
 
     @Test
     void connectDataSourceCreatesThePipeline() throws IOException {
-        CliRun run = CliRun.run(dir, "connect", "data-source", "local-file", "--pipeline",
-                "files", "--name", "drops", "--path", "in/*.csv", "--format", "csv");
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-source",
+                        "local-file",
+                        "--pipeline",
+                        "files",
+                        "--name",
+                        "drops",
+                        "--path",
+                        "in/*.csv",
+                        "--format",
+                        "csv");
 
         assertThat(run.exitCode()).as(run.all()).isZero();
-        assertThat(saved().get("pipelines")).isEqualTo(SpecExamples.parse("""
+        assertThat(saved().get("pipelines"))
+                .isEqualTo(
+                        SpecExamples.parse(
+                                """
                 orders: {data_source: data_sources.app_db}
                 files: {data_source: data_sources.drops}
                 """));
@@ -118,11 +177,19 @@ class SpecCommandsTest {
     void validatePassesOnThePagesFileWhenTheSecretsAreSet() throws IOException {
         Files.writeString(dir.resolve("skippr.yml"), SpecExamples.expectedText(ADD_DESTINATION));
 
-        CliRun run = CliRun.run(dir, Map.of("APP_DB_PASSWORD", "a", "WAREHOUSE_PASSWORD", "b"),
-                "validate", "--pipeline", "orders");
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        Map.of("APP_DB_PASSWORD", "a", "WAREHOUSE_PASSWORD", "b"),
+                        "validate",
+                        "--pipeline",
+                        "orders");
 
         assertThat(run.exitCode()).as(run.all()).isZero();
-        assertThat(run.out()).isEqualTo(dir.resolve("skippr.yml") + " is valid: 1 pipeline"
-                + " (orders), 1 data source, 1 data sink\n");
+        assertThat(run.out())
+                .isEqualTo(
+                        dir.resolve("skippr.yml")
+                                + " is valid: 1 pipeline"
+                                + " (orders), 1 data source, 1 data sink\n");
     }
 }

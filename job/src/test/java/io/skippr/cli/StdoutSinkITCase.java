@@ -23,7 +23,9 @@ class StdoutSinkITCase {
     @Test
     void everyRowIsOneJsonLineOnStandardOutputAndNothingElseIs() throws Exception {
         ShopFiles.write(dir.resolve("in"), "a.csv", 1, 301, 0);
-        Files.writeString(dir.resolve("skippr.yml"), """
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                """
                 pipelines:
                   orders: {data_source: data_sources.shop, data_sink: data_sinks.screen}
                 data_sources:
@@ -38,11 +40,20 @@ class StdoutSinkITCase {
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
                 .forEach(command::add);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                Skipprd.class.getName(), "sync", "--pipeline", "orders", "--once"));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(dir.resolve("stdout").toFile())
-                .redirectError(dir.resolve("stderr").toFile());
+        command.addAll(
+                List.of(
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Skipprd.class.getName(),
+                        "sync",
+                        "--pipeline",
+                        "orders",
+                        "--once"));
+        ProcessBuilder builder =
+                new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectOutput(dir.resolve("stdout").toFile())
+                        .redirectError(dir.resolve("stderr").toFile());
         builder.environment().put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
         Process process = builder.start();
 

@@ -17,8 +17,10 @@ class SyncAndQueryITCase {
     private Path quickstart() throws IOException {
         Path source = Path.of("../examples/quickstart");
         try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : files.filter(Files::isRegularFile)
-                    .filter(p -> !source.relativize(p).startsWith(".skippr")).toList()) {
+            for (Path p :
+                    files.filter(Files::isRegularFile)
+                            .filter(p -> !source.relativize(p).startsWith(".skippr"))
+                            .toList()) {
                 Path target = dir.resolve(source.relativize(p).toString());
                 Files.createDirectories(target.getParent());
                 Files.copy(p, target);
@@ -32,22 +34,41 @@ class SyncAndQueryITCase {
         Path config = quickstart();
         Map<String, String> env = Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString());
 
-        CliRun sync = CliRun.run(dir, env, "sync", "--config", config.toString(), "--pipeline",
-                "orders", "--once");
+        CliRun sync =
+                CliRun.run(
+                        dir,
+                        env,
+                        "sync",
+                        "--config",
+                        config.toString(),
+                        "--pipeline",
+                        "orders",
+                        "--once");
 
         assertThat(sync.exitCode()).as(sync.all()).isZero();
         assertThat(sync.err())
                 .contains("Flink web UI: http://127.0.0.1:")
-                .contains("Pipeline sync complete: 1 streams, 41 records read, 40 written, 1"
-                        + " deadlettered");
+                .contains(
+                        "Pipeline sync complete: 1 streams, 41 records read, 40 written, 1"
+                                + " deadlettered");
         assertThat(sync.err()).containsPattern("orders\\s+41\\s+40\\s+1");
 
-        CliRun query = CliRun.run(dir, env, "query", "--config", config.toString(), "--pipeline",
-                "orders", "SELECT count(*) AS orders, count(DISTINCT _skippr_id) AS ids,"
-                        + " sum(id) AS ids_sum FROM orders");
+        CliRun query =
+                CliRun.run(
+                        dir,
+                        env,
+                        "query",
+                        "--config",
+                        config.toString(),
+                        "--pipeline",
+                        "orders",
+                        "SELECT count(*) AS orders, count(DISTINCT _skippr_id) AS ids,"
+                                + " sum(id) AS ids_sum FROM orders");
 
         assertThat(query.exitCode()).as(query.all()).isZero();
-        assertThat(query.out()).isEqualTo("""
+        assertThat(query.out())
+                .isEqualTo(
+                        """
                 orders | ids | ids_sum
                 -------+-----+--------
                 40     | 40  | 820    \n(1 row)
@@ -57,24 +78,43 @@ class SyncAndQueryITCase {
     @Test
     void queryingAPipelineThatNeverRanSaysSo() throws IOException {
         Path config = quickstart();
-        CliRun query = CliRun.run(dir, Map.of("SKIPPR_STATE_DIR", dir.resolve("state")
-                .toString()), "query", "--config", config.toString(), "--pipeline", "orders",
-                "SELECT 1");
+        CliRun query =
+                CliRun.run(
+                        dir,
+                        Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
+                        "query",
+                        "--config",
+                        config.toString(),
+                        "--pipeline",
+                        "orders",
+                        "SELECT 1");
         assertThat(query.exitCode()).isEqualTo(2);
-        assertThat(query.err()).isEqualTo("error: the WAL store of pipeline 'orders' is empty;"
-                + " run skipprd sync --pipeline orders --once first\n");
+        assertThat(query.err())
+                .isEqualTo(
+                        "error: the WAL store of pipeline 'orders' is empty;"
+                                + " run skipprd sync --pipeline orders --once first\n");
     }
 
     @Test
     void badSqlIsAUsageErrorNamingTheStreams() throws IOException {
         Path config = quickstart();
         Map<String, String> env = Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        CliRun.run(dir, env, "sync", "--config", config.toString(), "--pipeline", "orders",
-                "--once");
-        CliRun query = CliRun.run(dir, env, "query", "--config", config.toString(),
-                "--pipeline", "orders", "SELECT nope FROM orders");
+        CliRun.run(
+                dir, env, "sync", "--config", config.toString(), "--pipeline", "orders", "--once");
+        CliRun query =
+                CliRun.run(
+                        dir,
+                        env,
+                        "query",
+                        "--config",
+                        config.toString(),
+                        "--pipeline",
+                        "orders",
+                        "SELECT nope FROM orders");
         assertThat(query.exitCode()).isEqualTo(2);
-        assertThat(query.err()).startsWith("error: query: ").contains("(streams: orders)")
+        assertThat(query.err())
+                .startsWith("error: query: ")
+                .contains("(streams: orders)")
                 .doesNotContain("\tat ");
     }
 }

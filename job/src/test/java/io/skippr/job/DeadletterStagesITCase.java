@@ -32,9 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
 class DeadletterStagesITCase {
     @RegisterExtension static final MiniClusterExtension FLINK = new MiniClusterExtension();
 
-    static final StreamSchema SCHEMA = new StreamSchema("orders", List.of(
-            new Column("id", DataType.INT64, false), Column.of("amount", DataType.decimal(6, 2)),
-            Column.of("at", DataType.TIMESTAMP_TZ)), List.of("id"));
+    static final StreamSchema SCHEMA =
+            new StreamSchema(
+                    "orders",
+                    List.of(
+                            new Column("id", DataType.INT64, false),
+                            Column.of("amount", DataType.decimal(6, 2)),
+                            Column.of("at", DataType.TIMESTAMP_TZ)),
+                    List.of("id"));
 
     @TempDir Path dir;
 
@@ -48,51 +53,71 @@ class DeadletterStagesITCase {
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(1);
-        List<SourceRecord> input = List.of(
-                new SchemaChange(SCHEMA),
-                row("orders|id=1", 1L, "12.50", "2026-11-01T10:00:00Z"),
-                row("orders|id=2", "two", "1.00", null),
-                row("orders|id=3", 3L, "12345.678", null),
-                row("orders|id=4", null, "1.00", null),
-                row("orders|id=5", 5L, "1.00", Instant.parse("+300000-01-01T00:00:00Z")),
-                new Undecodable("orders", "{not json", "invalid JSON: unexpected end", "f#9"));
-        DataStream<SourceRecord> source = env.fromData(SerializerTypeInfo.SOURCE_RECORD,
-                input.toArray(SourceRecord[]::new));
-        SingleOutputStreamOperator<SourceRecord> normalised = source.process(new Normaliser("p"),
-                SerializerTypeInfo.SOURCE_RECORD);
-        var loadCheck = FileSinks.sink(FileSinks.prepare(dir, "p", true, FileFormat.PARQUET, null))
-                .loadCheck();
-        SingleOutputStreamOperator<SourceRecord> loadable = normalised.process(
-                new LoadChecker("p", loadCheck), SerializerTypeInfo.SOURCE_RECORD);
-        DataStream<String> out = loadable.map(r -> r instanceof Row row ? "row " + row.position()
-                        + " " + row.id() : "schema", Types.STRING)
-                .union(normalised.getSideOutput(Normaliser.DEADLETTERS)
-                        .union(loadable.getSideOutput(Normaliser.DEADLETTERS))
-                        .map(DeadletterStagesITCase::describe, Types.STRING));
+        List<SourceRecord> input =
+                List.of(
+                        new SchemaChange(SCHEMA),
+                        row("orders|id=1", 1L, "12.50", "2026-11-01T10:00:00Z"),
+                        row("orders|id=2", "two", "1.00", null),
+                        row("orders|id=3", 3L, "12345.678", null),
+                        row("orders|id=4", null, "1.00", null),
+                        row("orders|id=5", 5L, "1.00", Instant.parse("+300000-01-01T00:00:00Z")),
+                        new Undecodable(
+                                "orders", "{not json", "invalid JSON: unexpected end", "f#9"));
+        DataStream<SourceRecord> source =
+                env.fromData(SerializerTypeInfo.SOURCE_RECORD, input.toArray(SourceRecord[]::new));
+        SingleOutputStreamOperator<SourceRecord> normalised =
+                source.process(new Normaliser("p"), SerializerTypeInfo.SOURCE_RECORD);
+        var loadCheck =
+                FileSinks.sink(FileSinks.prepare(dir, "p", true, FileFormat.PARQUET, null))
+                        .loadCheck();
+        SingleOutputStreamOperator<SourceRecord> loadable =
+                normalised.process(
+                        new LoadChecker("p", loadCheck), SerializerTypeInfo.SOURCE_RECORD);
+        DataStream<String> out =
+                loadable.map(
+                                r ->
+                                        r instanceof Row row
+                                                ? "row " + row.position() + " " + row.id()
+                                                : "schema",
+                                Types.STRING)
+                        .union(
+                                normalised
+                                        .getSideOutput(Normaliser.DEADLETTERS)
+                                        .union(loadable.getSideOutput(Normaliser.DEADLETTERS))
+                                        .map(DeadletterStagesITCase::describe, Types.STRING));
 
         List<String> results = new ArrayList<>();
         out.executeAndCollect().forEachRemaining(results::add);
 
-        assertThat(results).containsExactlyInAnyOrder(
-                "schema",
-                "row orders|id=1 " + io.skippr.core.record.SkipprId.of("orders", "orders|id=1"),
-                "transform TypeCoercion column id: expected INT64, found 'two' @orders|id=2"
-                        + " {\"id\":\"two\",\"amount\":\"1.00\",\"at\":null}",
-                "transform TypeCoercion column amount: expected DECIMAL(6,2), found '12345.678'"
-                        + " @orders|id=3 {\"id\":3,\"amount\":\"12345.678\",\"at\":null}",
-                "transform SchemaViolation column id is not nullable, found null @orders|id=4"
-                        + " {\"id\":null,\"amount\":\"1.00\",\"at\":null}",
-                "load UnloadableValue column at: +300000-01-01T00:00:00Z is outside the range of"
-                        + " Parquet timestamps (microseconds since 1970 in 64 bits) @orders|id=5"
-                        + " {\"id\":5,\"amount\":1.00,\"at\":\"+300000-01-01T00:00:00Z\"}",
-                "transform UndecodableRecord invalid JSON: unexpected end @f#9 {not json");
+        assertThat(results)
+                .containsExactlyInAnyOrder(
+                        "schema",
+                        "row orders|id=1 "
+                                + io.skippr.core.record.SkipprId.of("orders", "orders|id=1"),
+                        "transform TypeCoercion column id: expected INT64, found 'two' @orders|id=2"
+                                + " {\"id\":\"two\",\"amount\":\"1.00\",\"at\":null}",
+                        "transform TypeCoercion column amount: expected DECIMAL(6,2), found '12345.678'"
+                                + " @orders|id=3 {\"id\":3,\"amount\":\"12345.678\",\"at\":null}",
+                        "transform SchemaViolation column id is not nullable, found null @orders|id=4"
+                                + " {\"id\":null,\"amount\":\"1.00\",\"at\":null}",
+                        "load UnloadableValue column at: +300000-01-01T00:00:00Z is outside the range of"
+                                + " Parquet timestamps (microseconds since 1970 in 64 bits) @orders|id=5"
+                                + " {\"id\":5,\"amount\":1.00,\"at\":\"+300000-01-01T00:00:00Z\"}",
+                        "transform UndecodableRecord invalid JSON: unexpected end @f#9 {not json");
     }
 
     private static String describe(Deadletter d) {
         assertThat(d.pipeline()).isEqualTo("p");
         assertThat(d.stream()).isEqualTo("orders");
         assertThat(d.failedAtMicros()).isPositive();
-        return d.stage() + " " + d.errorClass() + " " + d.errorMessage() + " @" + d.position()
-                + " " + d.payload();
+        return d.stage()
+                + " "
+                + d.errorClass()
+                + " "
+                + d.errorMessage()
+                + " @"
+                + d.position()
+                + " "
+                + d.payload();
     }
 }

@@ -30,11 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** File pipelines through the real job graph: WAL store, LocalFile sink, deadletters, recovery. */
 class PipelineFilesITCase {
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(6)
-                    .build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(6)
+                            .build());
 
     @TempDir Path dir;
 
@@ -59,8 +60,8 @@ class PipelineFilesITCase {
     }
 
     private PipelineGraph.Request request(Config cfg, boolean once, FaultInjection fault) {
-        return new PipelineGraph.Request(cfg.getPipeline("orders"), once, Map.of(),
-                dir.resolve("state"), fault);
+        return new PipelineGraph.Request(
+                cfg.getPipeline("orders"), once, Map.of(), dir.resolve("state"), fault);
     }
 
     private static List<Object> one(String sql) throws Exception {
@@ -76,15 +77,19 @@ class PipelineFilesITCase {
     }
 
     private static String files(Path root) {
-        return new CommitLog(root).committedFiles().stream().map(f -> "'" + f + "'")
-                .collect(Collectors.joining(",", "[", "]"));
+        return new CommitLog(root)
+                .committedFiles().stream()
+                        .map(f -> "'" + f + "'")
+                        .collect(Collectors.joining(",", "[", "]"));
     }
 
     @Test
     void filesIntoTheWalStoreWithDeadlettersDiscardedAndLogged() throws Exception {
         ShopFiles.write(dir.resolve("in"), "a.csv", 1, 701, 0);
         ShopFiles.write(dir.resolve("in"), "b.csv", 701, 1201, 2);
-        Config cfg = config("""
+        Config cfg =
+                config(
+                        """
                 pipelines:
                   orders: {data_source: data_sources.shop}
                 data_sources:
@@ -97,24 +102,35 @@ class PipelineFilesITCase {
         try (LogCapture log = new LogCapture(DiscardedDeadletters.class)) {
             var result = env.execute("files to wal");
             var counters = Progress.byStream(result.getAllAccumulatorResults());
-            assertThat(counters.get("orders")).containsEntry("read", 1202L)
-                    .containsEntry("written", 1200L).containsEntry("deadlettered", 2L);
-            assertThat(log.messages()).containsExactly(
-                    "Discarded 2 deadletter records because no deadletter sink is configured");
+            assertThat(counters.get("orders"))
+                    .containsEntry("read", 1202L)
+                    .containsEntry("written", 1200L)
+                    .containsEntry("deadlettered", 2L);
+            assertThat(log.messages())
+                    .containsExactly(
+                            "Discarded 2 deadletter records because no deadletter sink is configured");
         }
-        var rows = WalQuery.run(dir.resolve("state"), "SELECT count(*), count(DISTINCT"
-                + " _skippr_id), sum(id), sum(amount) FROM orders").rows().get(0);
-        assertThat(rows.subList(0, 3)).containsExactly("1200", "1200",
-                String.valueOf(ShopFiles.idSum(1, 1201)));
-        assertThat(new BigDecimal(rows.get(3))).as("sum(amount)")
-                .isEqualByComparingTo(BigDecimal.valueOf(ShopFiles.idSum(1, 1201))
-                        .add(new BigDecimal("300.00")));
+        var rows =
+                WalQuery.run(
+                                dir.resolve("state"),
+                                "SELECT count(*), count(DISTINCT"
+                                        + " _skippr_id), sum(id), sum(amount) FROM orders")
+                        .rows()
+                        .get(0);
+        assertThat(rows.subList(0, 3))
+                .containsExactly("1200", "1200", String.valueOf(ShopFiles.idSum(1, 1201)));
+        assertThat(new BigDecimal(rows.get(3)))
+                .as("sum(amount)")
+                .isEqualByComparingTo(
+                        BigDecimal.valueOf(ShopFiles.idSum(1, 1201)).add(new BigDecimal("300.00")));
     }
 
     @Test
     void filesIntoLocalFileWithADeadletterSink() throws Exception {
         ShopFiles.write(dir.resolve("in"), "a.csv", 1, 501, 1);
-        Config cfg = config("""
+        Config cfg =
+                config(
+                        """
                 pipelines:
                   orders:
                     data_source: data_sources.shop
@@ -134,14 +150,21 @@ class PipelineFilesITCase {
         PipelineGraph.build(env, request(cfg, true, null));
         env.execute("files to local files");
 
-        assertThat(one("SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
-                + files(dir.resolve("out")) + ")")).containsExactly(500L, 500L,
-                        BigDecimal.valueOf(ShopFiles.idSum(1, 501)).toBigInteger());
-        List<Object> deadletter = one("SELECT pipeline, stream, stage, error_class, error_message,"
-                + " source_position, payload, failed_at IS NOT NULL FROM read_json("
-                + files(dir.resolve("rejects")) + ", format = 'newline_delimited')");
-        assertThat(deadletter.subList(0, 4)).containsExactly("orders", "orders", "transform",
-                "UndecodableRecord");
+        assertThat(
+                        one(
+                                "SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
+                                        + files(dir.resolve("out"))
+                                        + ")"))
+                .containsExactly(
+                        500L, 500L, BigDecimal.valueOf(ShopFiles.idSum(1, 501)).toBigInteger());
+        List<Object> deadletter =
+                one(
+                        "SELECT pipeline, stream, stage, error_class, error_message,"
+                                + " source_position, payload, failed_at IS NOT NULL FROM read_json("
+                                + files(dir.resolve("rejects"))
+                                + ", format = 'newline_delimited')");
+        assertThat(deadletter.subList(0, 4))
+                .containsExactly("orders", "orders", "transform", "UndecodableRecord");
         assertThat((String) deadletter.get(4)).isNotBlank();
         assertThat((String) deadletter.get(5)).endsWith("a.csv#5");
         assertThat((String) deadletter.get(6)).contains("one field too many");
@@ -151,7 +174,9 @@ class PipelineFilesITCase {
     @Test
     void continuousModeWithAnInjectedFailureLosesAndDuplicatesNoRow() throws Exception {
         ShopFiles.write(dir.resolve("in"), "a.csv", 1, 2001, 0);
-        Config cfg = config("""
+        Config cfg =
+                config(
+                        """
                 pipelines:
                   orders: {data_source: data_sources.shop, data_sink: data_sinks.out}
                 data_sources:
@@ -173,9 +198,13 @@ class PipelineFilesITCase {
             job.cancel().get();
         }
         assertThat(marker).as("the failure happened").exists();
-        assertThat(one("SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
-                + files(dir.resolve("out")) + ")")).containsExactly(3000L, 3000L,
-                        BigDecimal.valueOf(ShopFiles.idSum(1, 3001)).toBigInteger());
+        assertThat(
+                        one(
+                                "SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
+                                        + files(dir.resolve("out"))
+                                        + ")"))
+                .containsExactly(
+                        3000L, 3000L, BigDecimal.valueOf(ShopFiles.idSum(1, 3001)).toBigInteger());
     }
 
     /** Polls the committed row count until it reaches {@code n}, for at most a minute. */
@@ -183,9 +212,15 @@ class PipelineFilesITCase {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         long rows = 0;
         while (System.nanoTime() < deadline) {
-            rows = new CommitLog(root).effective().stream()
-                    .mapToLong(c -> c.rows().values().stream().mapToLong(Long::longValue).sum())
-                    .sum();
+            rows =
+                    new CommitLog(root)
+                            .effective().stream()
+                                    .mapToLong(
+                                            c ->
+                                                    c.rows().values().stream()
+                                                            .mapToLong(Long::longValue)
+                                                            .sum())
+                                    .sum();
             if (rows >= n) {
                 return;
             }

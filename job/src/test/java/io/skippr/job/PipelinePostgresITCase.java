@@ -28,14 +28,16 @@ import org.junit.jupiter.api.io.TempDir;
 /** PostgreSQL pipelines against the real server: WAL store, LocalFile, incremental runs. */
 class PipelinePostgresITCase {
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(6)
-                    .build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(6)
+                            .build());
 
-    private static final String CHECKSUM = "SELECT count(*), count(DISTINCT id), sum(id),"
-            + " sum(amount), sum(customer_id) FROM orders";
+    private static final String CHECKSUM =
+            "SELECT count(*), count(DISTINCT id), sum(id),"
+                    + " sum(amount), sum(customer_id) FROM orders";
 
     @TempDir Path dir;
     private TestPostgres pg;
@@ -43,7 +45,8 @@ class PipelinePostgresITCase {
     @BeforeEach
     void orders() throws Exception {
         pg = new TestPostgres();
-        pg.exec("CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int NOT NULL,"
+        pg.exec(
+                "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int NOT NULL,"
                         + " amount numeric(12,2), status text, updated_at timestamptz NOT NULL)",
                 "INSERT INTO orders SELECT i, i % 97, i * 1.25, CASE WHEN i % 3 = 0 THEN"
                         + " 'paid' ELSE 'new' END, timestamptz '2026-11-01 00:00:00Z' + i *"
@@ -57,13 +60,20 @@ class PipelinePostgresITCase {
 
     private PipelineGraph.Request request(String sink, String cursor) throws Exception {
         Path file = dir.resolve("skippr.yml");
-        Files.writeString(file, "pipelines:\n  orders:\n    data_source: data_sources.app_db\n"
-                + (sink == null ? "" : "    data_sink: data_sinks.out\n")
-                + "data_sources:\n  app_db:\n" + pg.sourceYaml("orders", cursor)
-                + (sink == null ? "" : "data_sinks:\n  out:\n    LocalFile: {path: " + sink
-                        + "}\n"));
-        return new PipelineGraph.Request(Config.load(file).getPipeline("orders"), true,
-                TestPostgres.passwordEnv(), dir.resolve("state"));
+        Files.writeString(
+                file,
+                "pipelines:\n  orders:\n    data_source: data_sources.app_db\n"
+                        + (sink == null ? "" : "    data_sink: data_sinks.out\n")
+                        + "data_sources:\n  app_db:\n"
+                        + pg.sourceYaml("orders", cursor)
+                        + (sink == null
+                                ? ""
+                                : "data_sinks:\n  out:\n    LocalFile: {path: " + sink + "}\n"));
+        return new PipelineGraph.Request(
+                Config.load(file).getPipeline("orders"),
+                true,
+                TestPostgres.passwordEnv(),
+                dir.resolve("state"));
     }
 
     private static Map<String, Map<String, Long>> runOnce(PipelineGraph.Request request)
@@ -77,32 +87,54 @@ class PipelinePostgresITCase {
     }
 
     private static List<String> parquet(Path root, String sql) throws Exception {
-        String files = new CommitLog(root).committedFiles().stream().map(f -> "'" + f + "'")
-                .collect(Collectors.joining(",", "[", "]"));
+        String files =
+                new CommitLog(root)
+                        .committedFiles().stream()
+                                .map(f -> "'" + f + "'")
+                                .collect(Collectors.joining(",", "[", "]"));
         try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
-                ResultSet rs = db.createStatement().executeQuery(sql.replace("FROM orders",
-                        "FROM read_parquet(" + files + ")"))) {
+                ResultSet rs =
+                        db.createStatement()
+                                .executeQuery(
+                                        sql.replace(
+                                                "FROM orders",
+                                                "FROM read_parquet(" + files + ")"))) {
             rs.next();
-            return List.of(rs.getString(1), rs.getString(2), rs.getString(3),
-                    new BigDecimal(rs.getString(4)).toPlainString(), rs.getString(5));
+            return List.of(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getString(3),
+                    new BigDecimal(rs.getString(4)).toPlainString(),
+                    rs.getString(5));
         }
     }
 
     private List<String> source() throws Exception {
         List<String> row = pg.one(CHECKSUM);
-        return List.of(row.get(0), row.get(1), row.get(2), new BigDecimal(row.get(3))
-                .toPlainString(), row.get(4));
+        return List.of(
+                row.get(0),
+                row.get(1),
+                row.get(2),
+                new BigDecimal(row.get(3)).toPlainString(),
+                row.get(4));
     }
 
     @Test
     void postgresIntoTheWalStoreMatchesTheSourceRowForRow() throws Exception {
         var counters = runOnce(request(null, null));
 
-        assertThat(counters.get("orders")).containsEntry("read", 5000L)
+        assertThat(counters.get("orders"))
+                .containsEntry("read", 5000L)
                 .containsEntry("written", 5000L);
         List<String> wal = WalQuery.run(dir.resolve("state"), CHECKSUM).rows().get(0);
-        assertThat(List.of(wal.get(0), wal.get(1), wal.get(2),
-                new BigDecimal(wal.get(3)).toPlainString(), wal.get(4))).isEqualTo(source());
+        assertThat(
+                        List.of(
+                                wal.get(0),
+                                wal.get(1),
+                                wal.get(2),
+                                new BigDecimal(wal.get(3)).toPlainString(),
+                                wal.get(4)))
+                .isEqualTo(source());
     }
 
     @Test
@@ -112,33 +144,44 @@ class PipelinePostgresITCase {
         runOnce(request(out.toString(), "updated_at"));
         assertThat(parquet(out, CHECKSUM)).isEqualTo(source());
 
-        pg.exec("INSERT INTO orders SELECT i, i % 97, i * 1.25, 'new', timestamptz"
+        pg.exec(
+                "INSERT INTO orders SELECT i, i % 97, i * 1.25, 'new', timestamptz"
                         + " '2026-11-02 00:00:00Z' + i * interval '1 second' FROM"
                         + " generate_series(5001, 5300) i",
                 "UPDATE orders SET status = 'refunded', updated_at = timestamptz"
                         + " '2026-11-03 00:00:00Z' WHERE id <= 10");
         var second = runOnce(request(out.toString(), "updated_at"));
 
-        assertThat(second.get("orders")).as("300 new and 10 changed rows")
-                .containsEntry("read", 310L).containsEntry("written", 310L);
-        assertThat(parquet(out, "SELECT count(*), count(DISTINCT id), sum(id), sum(amount),"
-                + " sum(customer_id) FROM (SELECT * FROM orders QUALIFY row_number() OVER"
-                + " (PARTITION BY id ORDER BY updated_at DESC) = 1)")).isEqualTo(source());
+        assertThat(second.get("orders"))
+                .as("300 new and 10 changed rows")
+                .containsEntry("read", 310L)
+                .containsEntry("written", 310L);
+        assertThat(
+                        parquet(
+                                out,
+                                "SELECT count(*), count(DISTINCT id), sum(id), sum(amount),"
+                                        + " sum(customer_id) FROM (SELECT * FROM orders QUALIFY row_number() OVER"
+                                        + " (PARTITION BY id ORDER BY updated_at DESC) = 1)"))
+                .isEqualTo(source());
         var third = runOnce(request(out.toString(), "updated_at"));
         assertThat(third.getOrDefault("orders", Map.of()).getOrDefault("read", 0L))
-                .as("nothing changed").isZero();
+                .as("nothing changed")
+                .isZero();
     }
 
     @Test
     void aValueTheSinkCannotTakeIsDeadletteredWithTheExactDiscardLine() throws Exception {
-        pg.exec("ALTER TABLE orders ALTER COLUMN amount TYPE numeric",
+        pg.exec(
+                "ALTER TABLE orders ALTER COLUMN amount TYPE numeric",
                 "UPDATE orders SET amount = 'NaN' WHERE id IN (7, 8)");
         try (LogCapture log = new LogCapture(DiscardedDeadletters.class)) {
             var counters = runOnce(request(null, null));
-            assertThat(counters.get("orders")).containsEntry("written", 4998L)
+            assertThat(counters.get("orders"))
+                    .containsEntry("written", 4998L)
                     .containsEntry("deadlettered", 2L);
-            assertThat(log.messages()).containsExactly(
-                    "Discarded 2 deadletter records because no deadletter sink is configured");
+            assertThat(log.messages())
+                    .containsExactly(
+                            "Discarded 2 deadletter records because no deadletter sink is configured");
         }
     }
 }

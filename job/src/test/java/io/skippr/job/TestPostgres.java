@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The real PostgreSQL that {@code scripts/test} starts ({@code SKIPPR_TEST_PG_*}); a test schema
- * of its own per test. Without the server the tests fail, never skip.
+ * The real PostgreSQL that {@code scripts/test} starts ({@code SKIPPR_TEST_PG_*}); a test schema of
+ * its own per test. Without the server the tests fail, never skip.
  */
 final class TestPostgres implements AutoCloseable {
-    final String schema = "skippr_it_" + Long.toHexString(ThreadLocalRandom.current().nextLong()
-            >>> 20);
+    final String schema =
+            "skippr_it_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 20);
 
     TestPostgres() throws SQLException {
         exec("CREATE SCHEMA \"" + schema + "\"");
@@ -24,19 +24,29 @@ final class TestPostgres implements AutoCloseable {
     static String env(String name) {
         String value = System.getenv(name);
         if (value == null || value.isEmpty()) {
-            throw new AssertionError(name + " is not set: this test needs the PostgreSQL server"
-                    + " that scripts/test starts; run it through scripts/test");
+            throw new AssertionError(
+                    name
+                            + " is not set: this test needs the PostgreSQL server"
+                            + " that scripts/test starts; run it through scripts/test");
         }
         return value;
     }
 
     /** The data source entry for {@code table}, reading the password from ${PG_PASSWORD}. */
     String sourceYaml(String table, String cursor) {
-        return "    Postgres:\n      host: " + env("SKIPPR_TEST_PG_HOST") + "\n      port: "
-                + env("SKIPPR_TEST_PG_PORT") + "\n      user: " + env("SKIPPR_TEST_PG_USER")
+        return "    Postgres:\n      host: "
+                + env("SKIPPR_TEST_PG_HOST")
+                + "\n      port: "
+                + env("SKIPPR_TEST_PG_PORT")
+                + "\n      user: "
+                + env("SKIPPR_TEST_PG_USER")
                 + "\n      password: ${PG_PASSWORD}\n      database: "
-                + env("SKIPPR_TEST_PG_DATABASE") + "\n      schema: " + schema
-                + "\n      tables: [" + table + "]\n      sslmode: disable\n"
+                + env("SKIPPR_TEST_PG_DATABASE")
+                + "\n      schema: "
+                + schema
+                + "\n      tables: ["
+                + table
+                + "]\n      sslmode: disable\n"
                 + (cursor == null ? "" : "      cursor_column: " + cursor + "\n");
     }
 
@@ -45,13 +55,21 @@ final class TestPostgres implements AutoCloseable {
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://" + env("SKIPPR_TEST_PG_HOST") + ":"
-                + env("SKIPPR_TEST_PG_PORT") + "/" + env("SKIPPR_TEST_PG_DATABASE")
-                + "?sslmode=disable", env("SKIPPR_TEST_PG_USER"), env("SKIPPR_TEST_PG_PASSWORD"));
+        return DriverManager.getConnection(
+                "jdbc:postgresql://"
+                        + env("SKIPPR_TEST_PG_HOST")
+                        + ":"
+                        + env("SKIPPR_TEST_PG_PORT")
+                        + "/"
+                        + env("SKIPPR_TEST_PG_DATABASE")
+                        + "?sslmode=disable",
+                env("SKIPPR_TEST_PG_USER"),
+                env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
     void exec(String... sql) throws SQLException {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             st.execute("SET search_path TO \"" + schema + "\"");
             for (String s : sql) {
                 st.execute(s);
@@ -61,7 +79,8 @@ final class TestPostgres implements AutoCloseable {
 
     /** The first row of {@code sql}, as text. */
     List<String> one(String sql) throws SQLException {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
             st.execute("SET search_path TO \"" + schema + "\"");
             try (ResultSet rs = st.executeQuery(sql)) {
                 rs.next();

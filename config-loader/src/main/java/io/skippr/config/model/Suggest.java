@@ -29,7 +29,37 @@ public final class Suggest {
         return closest(input, candidates).map(s -> "; did you mean '" + s + "'?").orElse("");
     }
 
-    static int distance(String a, String b) {
+    /**
+     * Up to {@code limit} candidates that look like a typo of {@code input}, closest first; a
+     * candidate that {@code input} extends or abbreviates counts as one edit away.
+     */
+    public static java.util.List<String> closeNames(
+            String input, Collection<String> candidates, int limit) {
+        String lowered = input.toLowerCase(Locale.ROOT);
+        int allowed = Math.max(2, input.length() / 3);
+        record Scored(String name, int distance) {}
+        java.util.List<Scored> scored = new java.util.ArrayList<>();
+        for (String candidate : candidates) {
+            String other = candidate.toLowerCase(Locale.ROOT);
+            int distance = distance(lowered, other);
+            if (!lowered.isEmpty() && (other.startsWith(lowered) || lowered.startsWith(other))) {
+                distance = Math.min(distance, 1);
+            }
+            if (distance <= allowed) {
+                scored.add(new Scored(candidate, distance));
+            }
+        }
+        return scored.stream()
+                .sorted(
+                        java.util.Comparator.comparingInt(Scored::distance)
+                                .thenComparing(Scored::name))
+                .limit(limit)
+                .map(Scored::name)
+                .toList();
+    }
+
+    /** The Levenshtein distance of two strings. */
+    public static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {

@@ -61,7 +61,9 @@ class SettingsResolverTest {
 
     @Test
     void pathsAreRelativeToTheConfigFilesFolder() {
-        Config cfg = Config.parse("""
+        Config cfg =
+                Config.parse(
+                        """
                 pipelines:
                   p: {data_source: data_sources.files, data_sink: data_sinks.out}
                 data_sources:
@@ -70,7 +72,8 @@ class SettingsResolverTest {
                 data_sinks:
                   out:
                     LocalFile: {path: /var/out}
-                """, Path.of("/srv/project/skippr.yml"));
+                """,
+                        Path.of("/srv/project/skippr.yml"));
         ResolvedPipeline run = cfg.getPipeline("p").resolve(Map.of());
         assertThat(run.dataSource().string("path")).contains("/srv/project/data/*.csv");
         assertThat(run.dataSink().string("path")).contains("/var/out");

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * SQL over a pipeline's WAL store: an in-memory DuckDB with one view per stream over that
- * stream's committed Parquet segments.
+ * SQL over a pipeline's WAL store: an in-memory DuckDB with one view per stream over that stream's
+ * committed Parquet segments.
  */
 public final class WalQuery {
     private WalQuery() {}
@@ -28,10 +28,16 @@ public final class WalQuery {
         try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
                 Statement st = db.createStatement()) {
             for (var stream : segments.entrySet()) {
-                String files = stream.getValue().stream().map(WalQuery::literal)
-                        .collect(Collectors.joining(", "));
-                st.execute("CREATE VIEW " + identifier(stream.getKey())
-                        + " AS SELECT * FROM read_parquet([" + files + "], union_by_name = true)");
+                String files =
+                        stream.getValue().stream()
+                                .map(WalQuery::literal)
+                                .collect(Collectors.joining(", "));
+                st.execute(
+                        "CREATE VIEW "
+                                + identifier(stream.getKey())
+                                + " AS SELECT * FROM read_parquet(["
+                                + files
+                                + "], union_by_name = true)");
             }
             try (ResultSet rs = st.executeQuery(sql)) {
                 ResultSetMetaData meta = rs.getMetaData();
@@ -75,15 +81,17 @@ public final class WalQuery {
         }
         out.append('\n');
         result.rows().forEach(row -> line(out, row, width));
-        out.append('(').append(result.rows().size()).append(result.rows().size() == 1 ? " row)"
-                : " rows)").append('\n');
+        out.append('(')
+                .append(result.rows().size())
+                .append(result.rows().size() == 1 ? " row)" : " rows)")
+                .append('\n');
         return out.toString();
     }
 
     private static void line(StringBuilder out, List<String> cells, int[] width) {
         for (int i = 0; i < cells.size(); i++) {
-            out.append(i == 0 ? "" : " | ").append(String.format("%-" + width[i] + "s",
-                    cells.get(i)));
+            out.append(i == 0 ? "" : " | ")
+                    .append(String.format("%-" + width[i] + "s", cells.get(i)));
         }
         out.append('\n');
     }

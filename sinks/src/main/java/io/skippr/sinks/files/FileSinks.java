@@ -91,7 +91,8 @@ public final class FileSinks {
 
             @Override
             public RowCheck loadCheck() {
-                return settings.format() == FileFormat.PARQUET ? new ParquetLimits()
+                return settings.format() == FileFormat.PARQUET
+                        ? new ParquetLimits()
                         : RowCheck.NONE;
             }
 

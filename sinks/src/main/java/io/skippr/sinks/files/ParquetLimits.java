@@ -21,12 +21,19 @@ final class ParquetLimits implements RowCheck {
     public String problem(StreamSchema schema, Row row) {
         for (int i = 0; i < schema.size() && i < row.values().length; i++) {
             Object value = row.value(i);
-            Instant t = value instanceof Instant instant ? instant
-                    : value instanceof LocalDateTime local ? local.toInstant(ZoneOffset.UTC)
-                    : null;
+            Instant t =
+                    value instanceof Instant instant
+                            ? instant
+                            : value instanceof LocalDateTime local
+                                    ? local.toInstant(ZoneOffset.UTC)
+                                    : null;
             if (t != null && (t.isBefore(MIN) || t.isAfter(MAX))) {
                 Column column = schema.columns().get(i);
-                return "column " + column.name() + ": " + value + " is outside the range of"
+                return "column "
+                        + column.name()
+                        + ": "
+                        + value
+                        + " is outside the range of"
                         + " Parquet timestamps (microseconds since 1970 in 64 bits)";
             }
         }

@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param type Skippr's type for its values
  * @param nullable false when the column is NOT NULL
  * @param pgType PostgreSQL's name of the declared type, with modifiers ({@code numeric(10,2)})
- * @param castType the quoted, schema-qualified name of the base type, without modifiers
- *     ({@code "pg_catalog"."timestamptz"}): bounds are written as {@code ?::castType} from text
+ * @param castType the quoted, schema-qualified name of the base type, without modifiers ({@code
+ *     "pg_catalog"."timestamptz"}): bounds are written as {@code ?::castType} from text
  * @param nativeOrder true when the column can be ordered as itself; false to order by its text
  */
 public record ColumnInfo(
@@ -29,8 +29,9 @@ public record ColumnInfo(
         Objects.requireNonNull(castType, "castType");
     }
 
-    /** The column in an ORDER BY that gives a deterministic total order. */
-    String orderExpression() {
-        return nativeOrder ? Sql.quote(name) : Sql.quote(name) + "::text";
+    /** The column, qualified by {@code alias}, as an ORDER BY term of a deterministic order. */
+    String orderExpression(String alias) {
+        String column = alias + "." + Sql.quote(name);
+        return nativeOrder ? column : column + "::text";
     }
 }

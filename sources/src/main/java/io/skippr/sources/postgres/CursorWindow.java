@@ -1,8 +1,8 @@
 package io.skippr.sources.postgres;
 
 /**
- * The cursor values a split reads: {@code after < cursor <= upTo}, as PostgreSQL text of the
- * cursor column's type.
+ * The cursor values a split reads: {@code after < cursor <= upTo}, as PostgreSQL text of the cursor
+ * column's type.
  *
  * @param after exclusive lower bound; null for no lower bound
  * @param upTo inclusive upper bound; null when no row had a cursor value when it was read

@@ -17,7 +17,8 @@ import java.util.UUID;
  */
 final class PgTypes {
     /** Built-in types read as STRING with their text. */
-    private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "bpchar", "name", "char");
+    private static final Set<String> TEXT_TYPES =
+            Set.of("text", "varchar", "bpchar", "name", "char");
 
     private PgTypes() {}
 

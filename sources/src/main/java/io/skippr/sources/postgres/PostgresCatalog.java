@@ -6,9 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -34,8 +32,8 @@ final class PostgresCatalog {
     /**
      * The tables chosen by {@code patterns} (all tables of the schema when empty), described.
      *
-     * @throws PostgresSourceException when the schema, a named table, or a pattern's match does
-     *     not exist, or a table lacks the cursor column
+     * @throws PostgresSourceException when the schema, a named table, or a pattern's match does not
+     *     exist, or a table lacks the cursor column
      */
     static List<TableInfo> discover(
             Connection c, String database, String schema, List<String> patterns, String cursor)
@@ -107,8 +105,8 @@ final class PostgresCatalog {
 
     /**
      * The table names {@code patterns} choose among {@code relations}, sorted and without
-     * duplicates. An entry without {@code *} or {@code ?} names one relation (a view or a
-     * partition may be named); a pattern and the default match ordinary and partitioned tables.
+     * duplicates. An entry without {@code *} or {@code ?} names one relation (a view or a partition
+     * may be named); a pattern and the default match ordinary and partitioned tables.
      */
     static List<String> select(String schema, List<String> patterns, List<Relation> relations) {
         List<String> tables =
@@ -212,48 +210,7 @@ final class PostgresCatalog {
 
     /** Up to five candidates that look like a typo of {@code input}, closest first. */
     static List<String> closeNames(String input, List<String> candidates) {
-        String lowered = input.toLowerCase(Locale.ROOT);
-        int allowed = Math.max(2, input.length() / 3);
-        record Scored(String name, int distance) {}
-        List<Scored> scored = new ArrayList<>();
-        for (String candidate : candidates) {
-            String other = candidate.toLowerCase(Locale.ROOT);
-            int distance = distance(lowered, other);
-            if (!lowered.isEmpty() && (other.startsWith(lowered) || lowered.startsWith(other))) {
-                distance = Math.min(distance, 1);
-            }
-            if (distance <= allowed) {
-                scored.add(new Scored(candidate, distance));
-            }
-        }
-        return scored.stream()
-                .sorted(Comparator.comparingInt(Scored::distance).thenComparing(Scored::name))
-                .limit(5)
-                .map(Scored::name)
-                .toList();
-    }
-
-    /** Levenshtein distance. */
-    static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                current[j] =
-                        Math.min(
-                                Math.min(current[j - 1] + 1, previous[j] + 1),
-                                previous[j - 1] + cost);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return io.skippr.config.model.Suggest.closeNames(input, candidates, 5);
     }
 
     static boolean schemaExists(Connection c, String schema) throws SQLException {

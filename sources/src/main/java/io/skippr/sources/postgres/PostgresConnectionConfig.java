@@ -38,8 +38,7 @@ public record PostgresConnectionConfig(
         try {
             connection = ds.getConnection();
         } catch (SQLException e) {
-            throw new IOException(
-                    "Could not connect to " + describe() + ": " + e.getMessage(), e);
+            throw new IOException("Could not connect to " + describe() + ": " + e.getMessage(), e);
         }
         try (Statement s = connection.createStatement()) {
             s.execute("SET TimeZone = 'UTC'");

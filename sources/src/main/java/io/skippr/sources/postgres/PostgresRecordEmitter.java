@@ -13,7 +13,8 @@ import org.apache.flink.connector.base.source.reader.RecordEmitter;
  * new schema version of it) this reader emits, it emits the stream's {@link SchemaChange}; a
  * restored reader is a new instance, so it announces its schemas again.
  */
-final class PostgresRecordEmitter implements RecordEmitter<ReadRecord, SourceRecord, PostgresSplitState> {
+final class PostgresRecordEmitter
+        implements RecordEmitter<ReadRecord, SourceRecord, PostgresSplitState> {
     private final Map<String, Long> announced = new HashMap<>();
 
     @Override

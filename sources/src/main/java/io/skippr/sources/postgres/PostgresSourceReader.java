@@ -11,6 +11,7 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
  * whenever it finishes one, and reads them on one fetcher thread through {@link
  * PostgresSplitReader}. The checkpointed state of a split is its last emitted key (or row count).
  */
+@SuppressWarnings("try") // close() may throw InterruptedException, as in every SourceReaderBase
 final class PostgresSourceReader
         extends SingleThreadMultiplexSourceReaderBase<
                 ReadRecord, SourceRecord, PostgresSplit, PostgresSplitState> {

@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * Turns result-set rows of a {@link SplitQuery} into records with deterministic positions: {@code
  * table|key=value[,...]} (key values as PostgreSQL text) or {@code table|#ordinal} without a key,
- * then {@code |cursor=value} (as {@link CursorValues} text) when a cursor column is set.
+ * then {@code |cursor=value} (as {@link CursorValues} text, empty for NULL) when a cursor column is
+ * set. In values, {@code \}, {@code ,} and {@code |} are escaped with a backslash, so distinct rows
+ * never share a position.
  */
 final class RowDecoder {
     private final String stream;
@@ -60,7 +62,7 @@ final class RowDecoder {
                 if (k > 0) {
                     position.append(',');
                 }
-                position.append(keyColumns.get(k)).append('=').append(text);
+                position.append(keyColumns.get(k)).append('=').append(escape(text));
             }
         }
         if (cursorIndex >= 0) {
@@ -72,7 +74,10 @@ final class RowDecoder {
                 String raw = rs.getString(cursorIndex + 1);
                 text = raw == null ? "" : raw;
             }
-            position.append('|').append(columns.get(cursorIndex).name()).append('=').append(text);
+            position.append('|')
+                    .append(columns.get(cursorIndex).name())
+                    .append('=')
+                    .append(escape(text));
         }
         SourceRecord record;
         if (problem == null) {
@@ -86,6 +91,22 @@ final class RowDecoder {
                             position.toString());
         }
         return new ReadRecord(record, key, ordinal);
+    }
+
+    /** {@code value} with backslash, comma and pipe escaped by a backslash. */
+    static String escape(String value) {
+        if (value.indexOf('\\') < 0 && value.indexOf(',') < 0 && value.indexOf('|') < 0) {
+            return value;
+        }
+        StringBuilder out = new StringBuilder(value.length() + 4);
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            if (ch == '\\' || ch == ',' || ch == '|') {
+                out.append('\\');
+            }
+            out.append(ch);
+        }
+        return out.toString();
     }
 
     /** The row as a JSON object of PostgreSQL text values, for a deadletter. */

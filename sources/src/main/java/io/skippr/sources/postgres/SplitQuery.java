@@ -13,6 +13,9 @@ import java.util.stream.Collectors;
  * columns for a table without a key), resuming after the split's progress.
  */
 final class SplitQuery {
+    /** The table's alias: columns are qualified, so no output column name shadows them. */
+    private static final String ALIAS = "src";
+
     private final String sql;
     private final List<Object> params;
 
@@ -27,13 +30,13 @@ final class SplitQuery {
         List<String> where = new ArrayList<>();
         List<String> select = new ArrayList<>();
         for (ColumnInfo column : table.columns()) {
-            select.add(Sql.quote(column.name()));
+            select.add(column(column.name()));
         }
         for (String key : table.primaryKey()) {
-            select.add(Sql.quote(key) + "::text");
+            select.add(column(key) + "::text");
         }
         if (!table.primaryKey().isEmpty()) {
-            String key = Sql.quote(table.primaryKey().get(0));
+            String key = column(table.primaryKey().get(0));
             if (split.keyFrom() != null) {
                 where.add(key + " >= ?");
                 params.add(split.keyFrom());
@@ -49,7 +52,7 @@ final class SplitQuery {
         CursorWindow window = split.window();
         if (window != null) {
             ColumnInfo cursor = table.column(table.cursorColumn());
-            String column = Sql.quote(cursor.name());
+            String column = column(cursor.name());
             if (window.after() != null) {
                 where.add(column + " > ?::" + cursor.castType());
                 params.add(window.after());
@@ -64,14 +67,14 @@ final class SplitQuery {
         }
         StringBuilder sql = new StringBuilder("SELECT ");
         sql.append(String.join(", ", select));
-        sql.append(" FROM ").append(table.qualifiedName());
+        sql.append(" FROM ").append(table.qualifiedName()).append(" AS ").append(ALIAS);
         if (!where.isEmpty()) {
             sql.append(" WHERE ").append(String.join(" AND ", where));
         }
         List<String> order =
                 table.primaryKey().isEmpty()
-                        ? table.columns().stream().map(ColumnInfo::orderExpression).toList()
-                        : table.primaryKey().stream().map(Sql::quote).toList();
+                        ? table.columns().stream().map(c -> c.orderExpression(ALIAS)).toList()
+                        : table.primaryKey().stream().map(SplitQuery::column).toList();
         if (!order.isEmpty()) {
             sql.append(" ORDER BY ").append(String.join(", ", order));
         }
@@ -87,8 +90,13 @@ final class SplitQuery {
         List<String> key = table.primaryKey();
         if (lastKey.size() != key.size()) {
             throw new IllegalStateException(
-                    "split state of " + table.qualifiedName() + " has a key of " + lastKey.size()
-                            + " values for a key of " + key.size() + " columns");
+                    "split state of "
+                            + table.qualifiedName()
+                            + " has a key of "
+                            + lastKey.size()
+                            + " values for a key of "
+                            + key.size()
+                            + " columns");
         }
         params.addAll(lastKey);
         String values =
@@ -96,12 +104,16 @@ final class SplitQuery {
                         .map(k -> "?::" + table.column(k).castType())
                         .collect(Collectors.joining(", "));
         return key.size() == 1
-                ? Sql.quote(key.get(0)) + " > " + values
-                : "(" + Sql.quoteAll(key) + ") > (" + values + ")";
+                ? column(key.get(0)) + " > " + values
+                : "("
+                        + key.stream().map(SplitQuery::column).collect(Collectors.joining(", "))
+                        + ") > ("
+                        + values
+                        + ")";
     }
 
-    String sql() {
-        return sql;
+    private static String column(String name) {
+        return ALIAS + "." + Sql.quote(name);
     }
 
     /** Runs the query as a server-side cursor: {@code connection} must not be in autocommit. */

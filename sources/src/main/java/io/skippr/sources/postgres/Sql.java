@@ -1,13 +1,12 @@
 package io.skippr.sources.postgres;
 
-import java.util.List;
-import java.util.stream.Collectors;
-
 /** SQL text helpers: every identifier Skippr puts into SQL goes through {@link #quote}. */
 final class Sql {
     private Sql() {}
 
-    /** A double-quoted identifier with inner quotes doubled: safe for any name PostgreSQL allows. */
+    /**
+     * A double-quoted identifier with inner quotes doubled: safe for any name PostgreSQL allows.
+     */
     static String quote(String identifier) {
         return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
@@ -15,10 +14,6 @@ final class Sql {
     /** {@code "schema"."table"}. */
     static String table(String schema, String table) {
         return quote(schema) + "." + quote(table);
-    }
-
-    static String quoteAll(List<String> identifiers) {
-        return identifiers.stream().map(Sql::quote).collect(Collectors.joining(", "));
     }
 
     /** A name as messages show it: double-quoted like SQL, so spaces and case are visible. */

@@ -1,0 +1,122 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.core.record.DataType;
+import io.skippr.core.serde.ValueCodec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/** The binary encoding of tables and splits shared by the split and enumerator serializers. */
+final class PostgresSerde {
+    private PostgresSerde() {}
+
+    static void writeTable(TableInfo table, DataOutputView out) throws IOException {
+        ValueCodec.writeString(table.schema(), out);
+        ValueCodec.writeString(table.table(), out);
+        out.writeInt(table.columns().size());
+        for (ColumnInfo c : table.columns()) {
+            ValueCodec.writeString(c.name(), out);
+            ValueCodec.writeString(c.type().kind().name(), out);
+            out.writeInt(c.type().precision());
+            out.writeInt(c.type().scale());
+            out.writeBoolean(c.nullable());
+            ValueCodec.writeString(c.pgType(), out);
+            ValueCodec.writeString(c.castType(), out);
+            out.writeBoolean(c.nativeOrder());
+        }
+        writeStrings(table.primaryKey(), out);
+        ValueCodec.writeNullableString(table.cursorColumn(), out);
+    }
+
+    static TableInfo readTable(DataInputView in) throws IOException {
+        String schema = ValueCodec.readString(in);
+        String table = ValueCodec.readString(in);
+        int n = in.readInt();
+        List<ColumnInfo> columns = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String name = ValueCodec.readString(in);
+            String kindName = ValueCodec.readString(in);
+            DataType.Kind kind;
+            try {
+                kind = DataType.Kind.valueOf(kindName);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("unknown data type " + kindName + " in a Postgres split");
+            }
+            DataType type = new DataType(kind, in.readInt(), in.readInt());
+            columns.add(
+                    new ColumnInfo(
+                            name,
+                            type,
+                            in.readBoolean(),
+                            ValueCodec.readString(in),
+                            ValueCodec.readString(in),
+                            in.readBoolean()));
+        }
+        List<String> key = readStrings(in);
+        return new TableInfo(schema, table, columns, key, ValueCodec.readNullableString(in));
+    }
+
+    static void writeSplit(PostgresSplit split, DataOutputView out) throws IOException {
+        ValueCodec.writeString(split.splitId(), out);
+        writeTable(split.table(), out);
+        writeNullableLong(split.keyFrom(), out);
+        writeNullableLong(split.keyTo(), out);
+        CursorWindow window = split.window();
+        out.writeBoolean(window != null);
+        if (window != null) {
+            ValueCodec.writeNullableString(window.after(), out);
+            ValueCodec.writeNullableString(window.upTo(), out);
+            out.writeBoolean(window.includeNull());
+        }
+        out.writeBoolean(split.lastKey() != null);
+        if (split.lastKey() != null) {
+            writeStrings(split.lastKey(), out);
+        }
+        out.writeLong(split.rowsEmitted());
+    }
+
+    static PostgresSplit readSplit(DataInputView in) throws IOException {
+        String id = ValueCodec.readString(in);
+        TableInfo table = readTable(in);
+        Long keyFrom = readNullableLong(in);
+        Long keyTo = readNullableLong(in);
+        CursorWindow window =
+                in.readBoolean()
+                        ? new CursorWindow(
+                                ValueCodec.readNullableString(in),
+                                ValueCodec.readNullableString(in),
+                                in.readBoolean())
+                        : null;
+        List<String> lastKey = in.readBoolean() ? readStrings(in) : null;
+        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, in.readLong());
+    }
+
+    static void writeStrings(List<String> strings, DataOutputView out) throws IOException {
+        out.writeInt(strings.size());
+        for (String s : strings) {
+            ValueCodec.writeString(s, out);
+        }
+    }
+
+    static List<String> readStrings(DataInputView in) throws IOException {
+        int n = in.readInt();
+        List<String> strings = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            strings.add(ValueCodec.readString(in));
+        }
+        return strings;
+    }
+
+    private static void writeNullableLong(Long value, DataOutputView out) throws IOException {
+        out.writeBoolean(value != null);
+        if (value != null) {
+            out.writeLong(value);
+        }
+    }
+
+    private static Long readNullableLong(DataInputView in) throws IOException {
+        return in.readBoolean() ? in.readLong() : null;
+    }
+}

@@ -1,0 +1,130 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.config.Secret;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SourceContext;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything the Postgres source needs, resolved from a data source entry. It travels inside the
+ * job graph, so it is Serializable; {@link #toString()} never shows the password.
+ *
+ * @param connection the server and login
+ * @param schema the schema whose tables are read
+ * @param tables table names and {@code *}/{@code ?} patterns; empty for every table
+ * @param cursorColumn the incremental cursor column, or null
+ * @param bounded true to read once and finish; false to keep polling for new cursor values
+ * @param startPositions per table, the committed cursor value (text) to read above
+ * @param targetRowsPerSplit roughly how many rows a key-range split holds
+ * @param fetchSize rows per round trip of the server-side cursor
+ * @param pollIntervalMillis how often continuous mode looks for new cursor values
+ */
+public record PostgresSourceConfig(
+        PostgresConnectionConfig connection,
+        String schema,
+        List<String> tables,
+        String cursorColumn,
+        boolean bounded,
+        Map<String, String> startPositions,
+        long targetRowsPerSplit,
+        int fetchSize,
+        long pollIntervalMillis)
+        implements Serializable {
+
+    public static final long DEFAULT_TARGET_ROWS_PER_SPLIT = 100_000;
+    public static final int DEFAULT_FETCH_SIZE = 2_000;
+    public static final long DEFAULT_POLL_INTERVAL_MILLIS = 2_000;
+
+    public PostgresSourceConfig {
+        tables = List.copyOf(tables);
+        startPositions = Map.copyOf(startPositions);
+        if (targetRowsPerSplit < 1 || fetchSize < 1 || pollIntervalMillis < 1) {
+            throw new IllegalArgumentException(
+                    "targetRowsPerSplit, fetchSize and pollIntervalMillis must be positive");
+        }
+    }
+
+    /** The source of a data source entry, with the defaults of the connector catalog. */
+    public static PostgresSourceConfig from(SourceContext context) {
+        ResolvedSettings s = context.settings();
+        PostgresConnectionConfig connection =
+                new PostgresConnectionConfig(
+                        s.requireString("host"),
+                        Math.toIntExact(s.integer("port").orElse(5432L)),
+                        s.requireString("database"),
+                        s.requireString("user"),
+                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.string("sslmode").orElse("prefer"));
+        return new PostgresSourceConfig(
+                connection,
+                s.string("schema").orElse("public"),
+                s.list("tables"),
+                s.string("cursor_column").filter(c -> !c.isEmpty()).orElse(null),
+                context.bounded(),
+                context.startPositions(),
+                DEFAULT_TARGET_ROWS_PER_SPLIT,
+                DEFAULT_FETCH_SIZE,
+                DEFAULT_POLL_INTERVAL_MILLIS);
+    }
+
+    /** A config with the defaults, for tests and the Java API. */
+    public static PostgresSourceConfig of(
+            PostgresConnectionConfig connection,
+            String schema,
+            List<String> tables,
+            String cursorColumn,
+            boolean bounded,
+            Map<String, String> startPositions) {
+        return new PostgresSourceConfig(
+                connection,
+                schema,
+                tables,
+                cursorColumn,
+                bounded,
+                startPositions,
+                DEFAULT_TARGET_ROWS_PER_SPLIT,
+                DEFAULT_FETCH_SIZE,
+                DEFAULT_POLL_INTERVAL_MILLIS);
+    }
+
+    public PostgresSourceConfig withTargetRowsPerSplit(long rows) {
+        return new PostgresSourceConfig(
+                connection,
+                schema,
+                tables,
+                cursorColumn,
+                bounded,
+                startPositions,
+                rows,
+                fetchSize,
+                pollIntervalMillis);
+    }
+
+    public PostgresSourceConfig withFetchSize(int rows) {
+        return new PostgresSourceConfig(
+                connection,
+                schema,
+                tables,
+                cursorColumn,
+                bounded,
+                startPositions,
+                targetRowsPerSplit,
+                rows,
+                pollIntervalMillis);
+    }
+
+    public PostgresSourceConfig withPollIntervalMillis(long millis) {
+        return new PostgresSourceConfig(
+                connection,
+                schema,
+                tables,
+                cursorColumn,
+                bounded,
+                startPositions,
+                targetRowsPerSplit,
+                fetchSize,
+                millis);
+    }
+}

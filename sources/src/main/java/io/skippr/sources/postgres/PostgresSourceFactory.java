@@ -1,0 +1,19 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.SourceContext;
+import io.skippr.core.spi.SourceFactory;
+import org.apache.flink.api.connector.source.Source;
+
+/** The {@code Postgres} data source kind. */
+public final class PostgresSourceFactory implements SourceFactory {
+    @Override
+    public String kind() {
+        return "Postgres";
+    }
+
+    @Override
+    public Source<SourceRecord, ?, ?> create(SourceContext context) {
+        return new PostgresSource(PostgresSourceConfig.from(context));
+    }
+}

@@ -1,0 +1,170 @@
+package io.skippr.sources.postgres;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The enumerator on the JobManager. At a first start it discovers the tables and plans the snapshot
+ * (on the coordinator's worker thread); it hands splits to readers as they ask. Bounded, it tells a
+ * reader there are no more splits once all are handed out. Continuous with a cursor column, it
+ * polls every {@link PostgresSourceConfig#pollIntervalMillis()} for cursor values above the last
+ * ones and makes a split per table that grew; continuous without a cursor column, it reads the
+ * snapshot once and then idles.
+ */
+final class PostgresSplitEnumerator
+        implements SplitEnumerator<PostgresSplit, PostgresEnumeratorState> {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresSplitEnumerator.class);
+
+    private final SplitEnumeratorContext<PostgresSplit> context;
+    private final PostgresSourceConfig config;
+
+    private boolean discovered;
+    private List<TableInfo> tables;
+    private final Map<String, String> upper;
+    private final Deque<PostgresSplit> pending;
+    private long nextSplitNumber;
+
+    private final Set<Integer> waiting = new LinkedHashSet<>();
+    private SplitPlanner.Poller poller;
+
+    PostgresSplitEnumerator(
+            SplitEnumeratorContext<PostgresSplit> context,
+            PostgresSourceConfig config,
+            PostgresEnumeratorState state) {
+        this.context = context;
+        this.config = config;
+        this.discovered = state.discovered();
+        this.tables = state.tables();
+        this.upper = new LinkedHashMap<>(state.upper());
+        this.pending = new ArrayDeque<>(state.pending());
+        this.nextSplitNumber = state.nextSplitNumber();
+    }
+
+    @Override
+    public void start() {
+        if (discovered) {
+            LOG.info("Restored with {} pending splits", pending.size());
+            startPolling();
+            return;
+        }
+        int parallelism = context.currentParallelism();
+        context.callAsync(() -> SplitPlanner.discover(config, parallelism), this::onDiscovered);
+    }
+
+    private void onDiscovered(SplitPlanner.Plan plan, Throwable error) {
+        if (error != null) {
+            throw asRuntime(error);
+        }
+        tables = plan.tables();
+        upper.putAll(plan.upper());
+        addPending(plan.splits());
+        discovered = true;
+        LOG.info(
+                "Discovered {} tables of schema {}: {} snapshot splits",
+                tables.size(),
+                Sql.show(config.schema()),
+                plan.splits().size());
+        assignPending();
+        startPolling();
+    }
+
+    private void startPolling() {
+        if (config.bounded() || config.cursorColumn() == null || tables.isEmpty()) {
+            return;
+        }
+        poller = new SplitPlanner.Poller(config.connection(), tables, upper);
+        context.callAsync(
+                poller::poll,
+                this::onPolled,
+                config.pollIntervalMillis(),
+                config.pollIntervalMillis());
+    }
+
+    private void onPolled(SplitPlanner.Poller.Result result, Throwable error) {
+        if (error != null) {
+            throw asRuntime(error);
+        }
+        if (!result.splits().isEmpty()) {
+            LOG.info("New cursor values in {} tables", result.splits().size());
+            upper.putAll(result.upper());
+            addPending(result.splits());
+            assignPending();
+        }
+    }
+
+    private void addPending(List<PostgresSplit> splits) {
+        for (PostgresSplit split : splits) {
+            pending.add(split.withId(split.table().table() + "#" + nextSplitNumber++));
+        }
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, String requesterHostname) {
+        waiting.add(subtaskId);
+        assignPending();
+    }
+
+    private void assignPending() {
+        Iterator<Integer> readers = waiting.iterator();
+        while (readers.hasNext()) {
+            int subtask = readers.next();
+            if (!context.registeredReaders().containsKey(subtask)) {
+                readers.remove(); // failed since it asked; it asks again when restarted
+            } else if (!pending.isEmpty()) {
+                context.assignSplit(pending.poll(), subtask);
+                readers.remove();
+            } else if (discovered && config.bounded()) {
+                context.signalNoMoreSplits(subtask);
+                readers.remove();
+            }
+        }
+    }
+
+    @Override
+    public void addSplitsBack(List<PostgresSplit> splits, int subtaskId) {
+        // back to the front, in order: they hold the progress of the last checkpoint
+        List<PostgresSplit> reversed = new ArrayList<>(splits);
+        java.util.Collections.reverse(reversed);
+        reversed.forEach(pending::addFirst);
+        assignPending();
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        // readers ask for splits themselves
+    }
+
+    @Override
+    public PostgresEnumeratorState snapshotState(long checkpointId) {
+        return new PostgresEnumeratorState(
+                discovered, tables, upper, new ArrayList<>(pending), nextSplitNumber);
+    }
+
+    @Override
+    public void close() {
+        if (poller != null) {
+            poller.close();
+        }
+    }
+
+    private static RuntimeException asRuntime(Throwable error) {
+        if (error instanceof RuntimeException r) {
+            return r;
+        }
+        if (error instanceof Error e) {
+            throw e;
+        }
+        return new PostgresSourceException(error.getMessage(), error);
+    }
+}

@@ -1,0 +1,65 @@
+package io.skippr.sources.postgres;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The real PostgreSQL the tests run against, from the {@code SKIPPR_TEST_PG_*} variables that
+ * {@code scripts/test} exports. Without them the tests fail: they are never skipped.
+ */
+final class PgTestDatabase {
+    private PgTestDatabase() {}
+
+    static PostgresConnectionConfig connection() {
+        return new PostgresConnectionConfig(
+                env("SKIPPR_TEST_PG_HOST"),
+                Integer.parseInt(env("SKIPPR_TEST_PG_PORT")),
+                env("SKIPPR_TEST_PG_DATABASE"),
+                env("SKIPPR_TEST_PG_USER"),
+                env("SKIPPR_TEST_PG_PASSWORD"),
+                "disable");
+    }
+
+    private static String env(String name) {
+        Map<String, String> env = System.getenv();
+        String value = env.get(name);
+        if (value == null || value.isEmpty()) {
+            throw new AssertionError(
+                    name
+                            + " is not set: the Postgres source tests need the PostgreSQL server"
+                            + " that scripts/test starts; run them with scripts/test (for example"
+                            + " scripts/test -pl sources -am)");
+        }
+        return value;
+    }
+
+    static Connection open() throws IOException {
+        return connection().connect();
+    }
+
+    /** Creates a schema named {@code prefix} and a random suffix, and returns its name. */
+    static String createSchema(String prefix) throws Exception {
+        String name = prefix + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+        exec("CREATE SCHEMA " + Sql.quote(name));
+        return name;
+    }
+
+    static void dropSchema(String name) throws Exception {
+        if (name != null) {
+            exec("DROP SCHEMA IF EXISTS " + Sql.quote(name) + " CASCADE");
+        }
+    }
+
+    static void exec(String... statements) throws IOException, SQLException {
+        try (Connection c = open();
+                Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+}

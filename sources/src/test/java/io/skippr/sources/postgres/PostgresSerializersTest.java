@@ -1,0 +1,140 @@
+package io.skippr.sources.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.core.record.DataType;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PostgresSerializersTest {
+
+    static TableInfo table() {
+        return new TableInfo(
+                "sch \"ü\"",
+                "Orders \"x\"",
+                List.of(
+                        new ColumnInfo(
+                                "id",
+                                DataType.INT64,
+                                false,
+                                "bigint",
+                                "\"pg_catalog\".\"int8\"",
+                                true),
+                        new ColumnInfo(
+                                "amount",
+                                DataType.decimal(12, 3),
+                                true,
+                                "numeric(12,3)",
+                                "\"pg_catalog\".\"numeric\"",
+                                true),
+                        new ColumnInfo(
+                                "tags",
+                                DataType.STRING,
+                                true,
+                                "text[]",
+                                "\"pg_catalog\".\"_text\"",
+                                false),
+                        new ColumnInfo(
+                                "updated at",
+                                DataType.TIMESTAMP_TZ,
+                                true,
+                                "timestamp with time zone",
+                                "\"pg_catalog\".\"timestamptz\"",
+                                true)),
+                List.of("id"),
+                "updated at");
+    }
+
+    @Test
+    void splitsRoundTrip() throws IOException {
+        TableInfo table = table();
+        List<PostgresSplit> splits =
+                List.of(
+                        PostgresSplit.fresh("t#0", table, null, null, null),
+                        PostgresSplit.fresh("t#1", table, -5L, Long.MAX_VALUE, null),
+                        new PostgresSplit(
+                                "t#2",
+                                table,
+                                10L,
+                                null,
+                                new CursorWindow(null, "2024-05-01 10:00:00+00", true),
+                                List.of("42"),
+                                17),
+                        new PostgresSplit(
+                                "t#3",
+                                new TableInfo("s", "nokey", table.columns(), List.of(), null),
+                                null,
+                                null,
+                                new CursorWindow("a", null, false),
+                                null,
+                                123_456_789_012L),
+                        new PostgresSplit(
+                                "t#4",
+                                new TableInfo(
+                                        "s",
+                                        "composite",
+                                        table.columns(),
+                                        List.of("id", "tags"),
+                                        null),
+                                null,
+                                null,
+                                null,
+                                List.of("1", "{\"a b\",c}"),
+                                2));
+        PostgresSplitSerializer serializer = PostgresSplitSerializer.INSTANCE;
+        for (PostgresSplit split : splits) {
+            byte[] bytes = serializer.serialize(split);
+            assertThat(serializer.deserialize(serializer.getVersion(), bytes)).isEqualTo(split);
+        }
+    }
+
+    @Test
+    void enumeratorStateRoundTrips() throws IOException {
+        TableInfo table = table();
+        Map<String, String> upper = new LinkedHashMap<>();
+        upper.put("Orders \"x\"", "2024-05-01 10:00:00+00");
+        upper.put("empty", null);
+        PostgresEnumeratorState state =
+                new PostgresEnumeratorState(
+                        true,
+                        List.of(table, new TableInfo("s", "empty", List.of(), List.of(), null)),
+                        upper,
+                        List.of(
+                                PostgresSplit.fresh(
+                                        "a#7", table, 1L, 100L, new CursorWindow("x", "y", false))),
+                        8);
+        PostgresEnumeratorStateSerializer serializer = PostgresEnumeratorStateSerializer.INSTANCE;
+        PostgresEnumeratorState back =
+                serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
+        assertThat(back).isEqualTo(state);
+        assertThat(back.upper()).containsEntry("empty", null);
+
+        PostgresEnumeratorState initial = PostgresEnumeratorState.initial();
+        assertThat(serializer.deserialize(1, serializer.serialize(initial))).isEqualTo(initial);
+    }
+
+    @Test
+    void unknownVersionsFailClearly() throws IOException {
+        byte[] split =
+                PostgresSplitSerializer.INSTANCE.serialize(
+                        PostgresSplit.fresh("x", table(), null, null, null));
+        assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(99, split))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 99")
+                .hasMessageContaining("reads version 1");
+        byte[] state =
+                PostgresEnumeratorStateSerializer.INSTANCE.serialize(
+                        PostgresEnumeratorState.initial());
+        assertThatThrownBy(() -> PostgresEnumeratorStateSerializer.INSTANCE.deserialize(0, state))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("version 0");
+        byte[] truncated = Arrays.copyOf(split, split.length - 3);
+        assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(1, truncated))
+                .isInstanceOf(IOException.class);
+    }
+}

@@ -1,0 +1,284 @@
+package io.skippr.sources.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import java.io.IOException;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reader side without a cluster: reading a split, stopping mid-table as a failure would, and
+ * resuming from the checkpointed split, with neither loss nor duplicates.
+ */
+class PostgresSplitReaderTest {
+    private String schema;
+
+    @BeforeEach
+    void createSchema() throws Exception {
+        schema = PgTestDatabase.createSchema("skippr_reader_");
+    }
+
+    @AfterEach
+    void dropSchema() throws Exception {
+        PgTestDatabase.dropSchema(schema);
+    }
+
+    /** Collects what an emitter outputs. */
+    static final class Output implements SourceOutput<SourceRecord> {
+        final List<SourceRecord> records = new ArrayList<>();
+
+        @Override
+        public void collect(SourceRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void collect(SourceRecord record, long timestamp) {
+            records.add(record);
+        }
+
+        @Override
+        public void emitWatermark(Watermark watermark) {}
+
+        @Override
+        public void markIdle() {}
+
+        @Override
+        public void markActive() {}
+
+        List<Row> rows() {
+            return records.stream().filter(Row.class::isInstance).map(Row.class::cast).toList();
+        }
+    }
+
+    /**
+     * Reads {@code split} through a fresh reader and emitter, emitting at most {@code limit}
+     * records (the rest of a fetched batch is dropped, as in a crash), and returns the split as a
+     * checkpoint would hold it, or null when the split was finished.
+     */
+    static PostgresSplit read(PostgresSplit split, long limit, Output output) throws Exception {
+        PostgresSplitState state = new PostgresSplitState(split);
+        PostgresRecordEmitter emitter = new PostgresRecordEmitter();
+        try (PostgresSplitReader reader = new PostgresSplitReader(PgTestDatabase.connection(), 7)) {
+            reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
+            long emitted = 0;
+            while (true) {
+                RecordsWithSplitIds<ReadRecord> batch = reader.fetch();
+                String id;
+                while ((id = batch.nextSplit()) != null) {
+                    assertThat(id).isEqualTo(split.splitId());
+                    ReadRecord record;
+                    while ((record = batch.nextRecordFromSplit()) != null) {
+                        if (emitted == limit) {
+                            return roundTrip(state.toSplit());
+                        }
+                        emitter.emitRecord(record, output, state);
+                        emitted++;
+                    }
+                }
+                if (batch.finishedSplits().contains(split.splitId())) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    static PostgresSplit roundTrip(PostgresSplit split) throws IOException {
+        PostgresSplitSerializer s = PostgresSplitSerializer.INSTANCE;
+        return s.deserialize(s.getVersion(), s.serialize(split));
+    }
+
+    private TableInfo describe(String table) throws Exception {
+        try (Connection c = PgTestDatabase.open()) {
+            return PostgresCatalog.describe(c, schema, table, null);
+        }
+    }
+
+    /** Reads the split in pieces, restoring from the checkpointed split after each. */
+    private static List<Row> readWithRestarts(PostgresSplit split, long... limits)
+            throws Exception {
+        List<Row> rows = new ArrayList<>();
+        PostgresSplit current = split;
+        for (long limit : limits) {
+            Output output = new Output();
+            current = read(current, limit, output);
+            assertThat(output.records.get(0))
+                    .as("a restored reader announces the schema before its first row")
+                    .isInstanceOf(SchemaChange.class);
+            rows.addAll(output.rows());
+            assertThat(current).as("split unfinished after " + limit + " rows").isNotNull();
+        }
+        Output rest = new Output();
+        assertThat(read(current, Long.MAX_VALUE, rest)).isNull();
+        rows.addAll(rest.rows());
+        return rows;
+    }
+
+    @Test
+    void resumesAfterTheLastEmittedKey() throws Exception {
+        String t = Sql.table(schema, "items");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (id int PRIMARY KEY, name text)",
+                "INSERT INTO " + t + " SELECT g, 'n' || g FROM generate_series(1, 500) g");
+        TableInfo table = describe("items");
+        List<Row> rows =
+                readWithRestarts(PostgresSplit.fresh("s#0", table, null, null, null), 1, 123, 200);
+        assertThat(rows).hasSize(500);
+        assertThat(rows.stream().map(r -> (Integer) r.value(0)).toList())
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.rangeClosed(1, 500).boxed().toList());
+        assertThat(rows.get(41).position()).isEqualTo("items|id=42");
+        assertThat(rows.get(41).value(1)).isEqualTo("n42");
+    }
+
+    @Test
+    void resumesACompositeKeyOfText() throws Exception {
+        String t = Sql.table(schema, "pairs");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (k text, n int, v text, PRIMARY KEY (k, n))",
+                "INSERT INTO "
+                        + t
+                        + " SELECT 'k' || (g % 7), g, 'v' || g"
+                        + " FROM generate_series(1, 298) g",
+                // separators in key values are escaped in positions
+                "INSERT INTO " + t + " VALUES ('x,n=1', 2, 'a'), ('x', 1, 'b')",
+                "INSERT INTO " + t + " VALUES (E'p|q\\\\', 3, 'c')");
+        TableInfo table = describe("pairs");
+        List<Row> rows =
+                readWithRestarts(PostgresSplit.fresh("p#0", table, null, null, null), 50, 99);
+        assertThat(rows).hasSize(301);
+        Set<String> positions = new HashSet<>();
+        rows.forEach(r -> positions.add(r.position()));
+        assertThat(positions)
+                .hasSize(301)
+                .contains(
+                        "pairs|k=k3,n=10",
+                        "pairs|k=x\\,n=1,n=2",
+                        "pairs|k=x,n=1",
+                        "pairs|k=p\\|q\\\\,n=3");
+    }
+
+    @Test
+    void resumesATableWithoutKeyByCount() throws Exception {
+        String t = Sql.table(schema, "log");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (msg text, n int, doc json)",
+                // duplicates on purpose: identical rows are interchangeable
+                "INSERT INTO "
+                        + t
+                        + " SELECT 'm' || (g % 50), g % 3, '{\"a\": 1}'"
+                        + " FROM generate_series(1, 400) g");
+        TableInfo table = describe("log");
+        assertThat(table.primaryKey()).isEmpty();
+        List<Row> rows =
+                readWithRestarts(PostgresSplit.fresh("l#0", table, null, null, null), 77, 100);
+        assertThat(rows).hasSize(400);
+        assertThat(rows.stream().map(Row::position).distinct().count()).isEqualTo(400);
+        assertThat(rows.get(0).position()).isEqualTo("log|#1");
+        assertThat(rows.get(399).position()).isEqualTo("log|#400");
+        // the same content as a fresh read, in the same order
+        Output once = new Output();
+        read(PostgresSplit.fresh("l#1", table, null, null, null), Long.MAX_VALUE, once);
+        assertThat(rows).containsExactlyElementsOf(once.rows());
+    }
+
+    @Test
+    void restoresEachKeyRangeSplitExactly() throws Exception {
+        String t = Sql.table(schema, "big");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (id bigint PRIMARY KEY, v int)",
+                "INSERT INTO " + t + " SELECT g * 3, g FROM generate_series(-1000, 3999) g");
+        TableInfo table = describe("big");
+        List<PostgresSplit> splits;
+        try (Connection c = PgTestDatabase.open()) {
+            splits = SplitPlanner.snapshotSplits(c, table, null, 1000, 2);
+        }
+        assertThat(splits).hasSizeGreaterThanOrEqualTo(5);
+        assertThat(splits.get(0).keyFrom()).isNull();
+        assertThat(splits.get(splits.size() - 1).keyTo()).isNull();
+        List<Row> rows = new ArrayList<>();
+        int n = 0;
+        for (PostgresSplit split : splits) {
+            rows.addAll(readWithRestarts(split.withId("b#" + n++), 10));
+        }
+        assertThat(rows).hasSize(5000);
+        assertThat(rows.stream().map(r -> (Long) r.value(0)).distinct().count()).isEqualTo(5000);
+    }
+
+    @Test
+    void partitionedTablesAreReadThroughTheirParent() throws Exception {
+        String t = Sql.table(schema, "pt");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (id int PRIMARY KEY, v text) PARTITION BY RANGE (id)",
+                "CREATE TABLE "
+                        + Sql.table(schema, "pt_1")
+                        + " PARTITION OF "
+                        + t
+                        + " FOR VALUES FROM (MINVALUE) TO (1500)",
+                "CREATE TABLE "
+                        + Sql.table(schema, "pt_2")
+                        + " PARTITION OF "
+                        + t
+                        + " FOR VALUES FROM (1500) TO (MAXVALUE)",
+                "INSERT INTO " + t + " SELECT g, 'v' || g FROM generate_series(1, 3000) g",
+                "ANALYZE " + t);
+        try (Connection c = PgTestDatabase.open()) {
+            List<TableInfo> tables = PostgresCatalog.discover(c, "db", schema, List.of(), null);
+            assertThat(tables).extracting(TableInfo::table).containsExactly("pt");
+            TableInfo table = tables.get(0);
+            assertThat(SplitPlanner.estimateRows(c, table)).isEqualTo(3000);
+            List<PostgresSplit> splits = SplitPlanner.snapshotSplits(c, table, null, 500, 2);
+            assertThat(splits).hasSize(6);
+            List<Row> rows = new ArrayList<>();
+            for (PostgresSplit split : splits) {
+                Output output = new Output();
+                read(split.withId("pt#" + rows.size()), Long.MAX_VALUE, output);
+                rows.addAll(output.rows());
+            }
+            assertThat(rows)
+                    .extracting(r -> (Integer) r.value(0))
+                    .containsExactlyElementsOf(
+                            java.util.stream.IntStream.rangeClosed(1, 3000).boxed().toList());
+        }
+    }
+
+    @Test
+    void connectionErrorsNameTheServerButNotThePassword() {
+        PostgresConnectionConfig good = PgTestDatabase.connection();
+        PostgresConnectionConfig wrong =
+                new PostgresConnectionConfig(
+                        good.host(),
+                        good.port(),
+                        good.database(),
+                        good.user(),
+                        "s3cr3t-pw",
+                        "disable");
+        assertThatThrownBy(wrong::connect)
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(good.host() + ":" + good.port())
+                .hasMessageContaining("database \"" + good.database() + "\"")
+                .hasMessageContaining("user \"" + good.user() + "\"")
+                .hasMessageContaining("password authentication failed")
+                .hasMessageNotContaining("s3cr3t-pw");
+        assertThat(wrong.toString()).doesNotContain("s3cr3t-pw");
+        PostgresConnectionConfig closed =
+                new PostgresConnectionConfig("127.0.0.1", 1, "db", "u", "s3cr3t-pw", "disable");
+        assertThatThrownBy(closed::connect)
+                .hasMessageContaining("Could not connect to PostgreSQL at 127.0.0.1:1")
+                .hasMessageNotContaining("s3cr3t-pw");
+    }
+}
