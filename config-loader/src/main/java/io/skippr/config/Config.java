@@ -52,6 +52,9 @@ public final class Config {
         try {
             String text = Files.readString(path, StandardCharsets.UTF_8);
             return parse(text, path);
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw ConfigException.of(path.toString(), "the file is not valid UTF-8; save it as"
+                    + " UTF-8");
         } catch (IOException e) {
             throw ConfigException.of(path.toString(), "cannot read the file: " + e.getMessage());
         }

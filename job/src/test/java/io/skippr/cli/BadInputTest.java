@@ -121,6 +121,18 @@ class BadInputTest {
                 .contains("data_source: data_sources.app_db");
     }
 
+    @Test
+    void aFileThatIsNotUtf8SaysSo() throws IOException {
+        Path file = dir.resolve(FILE);
+        Files.write(file, new byte[] {'p', 'i', 'p', 'e', 's', ':', ' ', (byte) 0xff, '\n'});
+        StringWriter err = new StringWriter();
+        int exit = Skipprd.run(new String[] {"validate"}, dir, Map.of(),
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("error: " + file
+                + ": the file is not valid UTF-8; save it as UTF-8\n");
+    }
+
     /** Was "every null the pipelines use": picocli read ${VAR} in the help as a variable. */
     @Test
     void validateHelpShowsTheReferenceSyntax() {
