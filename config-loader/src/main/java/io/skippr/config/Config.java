@@ -53,8 +53,8 @@ public final class Config {
             String text = Files.readString(path, StandardCharsets.UTF_8);
             return parse(text, path);
         } catch (java.nio.charset.MalformedInputException e) {
-            throw ConfigException.of(path.toString(), "the file is not valid UTF-8; save it as"
-                    + " UTF-8");
+            throw ConfigException.of(
+                    path.toString(), "the file is not valid UTF-8; save it as" + " UTF-8");
         } catch (IOException e) {
             throw ConfigException.of(path.toString(), "cannot read the file: " + e.getMessage());
         }

@@ -126,11 +126,16 @@ class BadInputTest {
         Path file = dir.resolve(FILE);
         Files.write(file, new byte[] {'p', 'i', 'p', 'e', 's', ':', ' ', (byte) 0xff, '\n'});
         StringWriter err = new StringWriter();
-        int exit = Skipprd.run(new String[] {"validate"}, dir, Map.of(),
-                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        int exit =
+                Skipprd.run(
+                        new String[] {"validate"},
+                        dir,
+                        Map.of(),
+                        new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(err, true));
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).isEqualTo("error: " + file
-                + ": the file is not valid UTF-8; save it as UTF-8\n");
+        assertThat(err.toString())
+                .isEqualTo("error: " + file + ": the file is not valid UTF-8; save it as UTF-8\n");
     }
 
     /** Was "every null the pipelines use": picocli read ${VAR} in the help as a variable. */
