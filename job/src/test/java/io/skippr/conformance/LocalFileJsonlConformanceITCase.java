@@ -1,0 +1,9 @@
+package io.skippr.conformance;
+
+/** The LocalFile sink, JSON Lines. */
+class LocalFileJsonlConformanceITCase extends SinkConformanceKit {
+    @Override
+    protected SinkFixture fixture() {
+        return new LocalFileFixture("jsonl");
+    }
+}

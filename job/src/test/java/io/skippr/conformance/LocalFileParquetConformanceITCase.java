@@ -1,0 +1,9 @@
+package io.skippr.conformance;
+
+/** The LocalFile sink, Parquet. */
+class LocalFileParquetConformanceITCase extends SinkConformanceKit {
+    @Override
+    protected SinkFixture fixture() {
+        return new LocalFileFixture("parquet");
+    }
+}
