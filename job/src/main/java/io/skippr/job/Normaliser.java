@@ -33,6 +33,7 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
     private final String pipeline;
     private transient Map<String, Map<Long, StreamSchema>> schemas;
     private transient Map<String, LongCounter> counters;
+    private transient Map<String, LongCounter> deadletterCounters;
 
     Normaliser(String pipeline) {
         this.pipeline = pipeline;
@@ -43,6 +44,7 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
         if (schemas == null) {
             schemas = new HashMap<>();
             counters = new HashMap<>();
+            deadletterCounters = new HashMap<>();
         }
         if (record instanceof SchemaChange change) {
             schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
@@ -138,13 +140,15 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
                         payload));
     }
 
+    /** Adds one to a stream's counter; {@code what} is one of the {@link Progress} kinds. */
     private void count(String what, String stream) {
-        String name = Progress.accumulator(what, stream);
-        LongCounter counter = counters.get(name);
+        Map<String, LongCounter> perStream =
+                Progress.READ.equals(what) ? counters : deadletterCounters;
+        LongCounter counter = perStream.get(stream);
         if (counter == null) {
             counter = new LongCounter();
-            getRuntimeContext().addAccumulator(name, counter);
-            counters.put(name, counter);
+            getRuntimeContext().addAccumulator(Progress.accumulator(what, stream), counter);
+            perStream.put(stream, counter);
         }
         counter.add(1);
     }

@@ -10,21 +10,28 @@ import java.security.NoSuchAlgorithmException;
  */
 public final class SkipprId {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final ThreadLocal<MessageDigest> SHA256 =
+            ThreadLocal.withInitial(SkipprId::sha256);
 
     private SkipprId() {}
 
     public static String of(String stream, String position) {
+        MessageDigest sha = SHA256.get();
+        sha.reset();
+        sha.update(stream.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        byte[] digest = sha.digest(position.getBytes(StandardCharsets.UTF_8));
+        char[] out = new char[32];
+        for (int i = 0; i < 16; i++) {
+            out[2 * i] = HEX[(digest[i] >> 4) & 0xf];
+            out[2 * i + 1] = HEX[digest[i] & 0xf];
+        }
+        return new String(out);
+    }
+
+    private static MessageDigest sha256() {
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(stream.getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) 0);
-            byte[] digest = sha.digest(position.getBytes(StandardCharsets.UTF_8));
-            char[] out = new char[32];
-            for (int i = 0; i < 16; i++) {
-                out[2 * i] = HEX[(digest[i] >> 4) & 0xf];
-                out[2 * i + 1] = HEX[digest[i] & 0xf];
-            }
-            return new String(out);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
