@@ -1,0 +1,75 @@
+package io.skippr.sinks.clickhouse;
+
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.RowCheck;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ClickHouse data sink: batched inserts over the HTTP interface into ReplacingMergeTree tables,
+ * at-least-once and deduplicated by {@code _skippr_id}.
+ */
+public final class ClickHouseSinkFactory implements SinkFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSinkFactory.class);
+
+    @Override
+    public String kind() {
+        return "ClickHouse";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        if (context.writeMode() != null && !"append".equals(context.writeMode())) {
+            throw new ClickHouseException(
+                    "The ClickHouse sink supports write mode append only, not "
+                            + context.writeMode()
+                            + " (data sink "
+                            + context.entry()
+                            + ")");
+        }
+        return sink(ClickHouseSettings.of(context.settings()));
+    }
+
+    /**
+     * Checks that the server answers and takes the login, creates the database if needed, and
+     * returns the sink; so a wrong host or password fails before the job starts.
+     */
+    static SkipprSink sink(ClickHouseSettings settings) {
+        ClickHouseHttp http = new ClickHouseHttp(settings);
+        try {
+            String version = http.query("SELECT version()").strip();
+            new ClickHouseTables(http, settings.database()).createDatabase();
+            LOG.info(
+                    "ClickHouse {} at {}, database {}",
+                    version,
+                    settings.address(),
+                    settings.database());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClickHouseException("Interrupted while connecting to ClickHouse", e);
+        }
+        return new SkipprSink() {
+            @Override
+            public Map<String, String> committedPositions() {
+                // At-least-once: no positions are committed with the rows, so a bounded run
+                // reads its source from the start and the table folds the copies.
+                return Map.of();
+            }
+
+            @Override
+            public RowCheck loadCheck() {
+                return new ClickHouseLimits();
+            }
+
+            @Override
+            public void addTo(DataStream<SourceRecord> records, String uid) {
+                records.sinkTo(new ClickHouseSink(settings)).uid(uid).name(uid);
+            }
+        };
+    }
+}
