@@ -126,7 +126,11 @@ public abstract class SinkConformanceKit {
         }
     }
 
-    /** Passes when a bounded run copies every row, and a second one over unchanged data none. */
+    /**
+     * Passes when a bounded run copies every row, and a second one over unchanged data adds none:
+     * an exactly-once destination is not even sent them (its committed cursor says so); a
+     * deduplicating one may receive them again, but holds each row once.
+     */
     @Test
     void aSecondOnceRunOverUnchangedDataAddsNoRows() throws Exception {
         source.orders("orders", 1, 3001);
@@ -135,12 +139,20 @@ public abstract class SinkConformanceKit {
         assertHolds("orders", 1, 3001);
 
         var second = once("orders", "updated_at");
-        assertThat(second.getOrDefault("orders", Map.of()).getOrDefault("written", 0L)).isZero();
+        if (fixture.guarantee() == Guarantee.EXACTLY_ONCE) {
+            assertThat(second.getOrDefault("orders", Map.of()).getOrDefault("written", 0L))
+                    .isZero();
+        }
         assertHolds("orders", 1, 3001);
+        assertThat(fixture.rows(dir, "orders"))
+                .as("rows visible after the second run")
+                .hasSize(3000);
 
         source.orders("orders", 3001, 3501);
         var third = once("orders", "updated_at");
-        assertThat(third.get("orders")).containsEntry("written", 500L);
+        if (fixture.guarantee() == Guarantee.EXACTLY_ONCE) {
+            assertThat(third.get("orders")).containsEntry("written", 500L);
+        }
         assertHolds("orders", 1, 3501);
     }
 
@@ -234,7 +246,9 @@ public abstract class SinkConformanceKit {
                                     PipelineGraph.build(
                                             env, request("orders", null, true, null, mode)))
                     .isInstanceOf(io.skippr.config.ConfigException.class)
-                    .hasMessageContaining("write_mode " + mode + " needs a SQL destination");
+                    .hasMessageContaining("pipelines.p.write_mode:")
+                    .hasMessageContaining(
+                            "sinks only append; write_mode " + mode + " needs a SQL destination");
         }
     }
 

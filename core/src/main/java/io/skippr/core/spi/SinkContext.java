@@ -19,4 +19,23 @@ public record SinkContext(
         ResolvedSettings settings,
         boolean bounded,
         Path stateDir,
-        String writeMode) {}
+        String writeMode) {
+
+    /**
+     * Refuses any write mode but append, for destinations that only append (files, queues,
+     * ClickHouse): a configuration error naming the pipeline.
+     */
+    public void requireAppend(String kind) {
+        if (writeMode != null && !"append".equals(writeMode)) {
+            throw io.skippr.config.ConfigException.of(
+                    "skippr.yml",
+                    "pipelines."
+                            + pipeline
+                            + ".write_mode: "
+                            + kind
+                            + " sinks only append; write_mode "
+                            + writeMode
+                            + " needs a SQL destination such as Postgres or DuckDB");
+        }
+    }
+}

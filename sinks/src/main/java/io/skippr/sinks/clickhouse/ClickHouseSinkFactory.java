@@ -24,14 +24,7 @@ public final class ClickHouseSinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
-        if (context.writeMode() != null && !"append".equals(context.writeMode())) {
-            throw new ClickHouseException(
-                    "The ClickHouse sink supports write mode append only, not "
-                            + context.writeMode()
-                            + " (data sink "
-                            + context.entry()
-                            + ")");
-        }
+        context.requireAppend("ClickHouse");
         return sink(ClickHouseSettings.of(context.settings()));
     }
 

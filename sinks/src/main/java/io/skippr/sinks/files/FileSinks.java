@@ -3,7 +3,6 @@ package io.skippr.sinks.files;
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.RowCheck;
-import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SkipprSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,26 +78,6 @@ public final class FileSinks {
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot prepare the sink folder " + root + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * File sinks only append: a file, once committed, is never rewritten. Any other write mode is a
-     * configuration error naming the pipeline.
-     */
-    public static void requireAppend(SinkContext context, String kind) {
-        if (context.writeMode() != null && !"append".equals(context.writeMode())) {
-            throw io.skippr.config.ConfigException.of(
-                    "skippr.yml",
-                    "pipelines."
-                            + context.pipeline()
-                            + ".write_mode: "
-                            + kind
-                            + " sinks only append; write_mode"
-                            + " "
-                            + context.writeMode()
-                            + " needs a SQL destination such as Postgres or"
-                            + " DuckDB");
         }
     }
 

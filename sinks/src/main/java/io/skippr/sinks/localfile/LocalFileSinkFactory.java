@@ -17,7 +17,7 @@ public final class LocalFileSinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
-        FileSinks.requireAppend(context, "LocalFile");
+        context.requireAppend("LocalFile");
         ResolvedSettings settings = context.settings();
         Path root = Path.of(settings.requireString("path")).toAbsolutePath();
         FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));

@@ -749,7 +749,10 @@ class ClickHouseSinkITCase {
                         null,
                         "merge");
         assertThatThrownBy(() -> factory().create(merge))
-                .isInstanceOf(ClickHouseException.class)
-                .hasMessageContaining("append only, not merge");
+                .isInstanceOf(io.skippr.config.ConfigException.class)
+                .hasMessage(
+                        "skippr.yml: pipelines.orders.write_mode: ClickHouse sinks only"
+                                + " append; write_mode merge needs a SQL destination such as Postgres or"
+                                + " DuckDB");
     }
 }
