@@ -91,8 +91,50 @@ public final class Skipprd implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return USAGE;
         }
-        err.println("error: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        Throwable cause = rootCause(e);
+        if (cause instanceof ConfigException config) {
+            return handle(config, err);
+        }
+        err.println("error: " + describe(cause));
         return FAILURE;
+    }
+
+    /**
+     * What actually went wrong: a failed Flink job wraps its cause in layers of "Job execution
+     * failed". The first of Skippr's own exceptions in the chain says it best (it names the server,
+     * file or table); without one, the innermost cause.
+     */
+    private static Throwable rootCause(Throwable e) {
+        Throwable cause = e;
+        while (true) {
+            if (cause instanceof ConfigException || (cause != e && isSkippr(cause))) {
+                return cause;
+            }
+            if (cause.getCause() == null || cause.getCause() == cause) {
+                return cause;
+            }
+            cause = cause.getCause();
+        }
+    }
+
+    private static boolean isSkippr(Throwable t) {
+        String type =
+                t instanceof org.apache.flink.util.SerializedThrowable serialized
+                        ? serialized.getOriginalErrorClassName()
+                        : t.getClass().getName();
+        return type.startsWith("io.skippr.");
+    }
+
+    private static String describe(Throwable cause) {
+        String message = cause.getMessage() == null ? "" : cause.getMessage();
+        if (cause instanceof io.skippr.job.NotYetAvailableException) {
+            return message;
+        }
+        String type =
+                cause instanceof org.apache.flink.util.SerializedThrowable serialized
+                        ? serialized.getOriginalErrorClassName()
+                        : cause.getClass().getName();
+        return type.substring(type.lastIndexOf('.') + 1) + ": " + message;
     }
 
     /**

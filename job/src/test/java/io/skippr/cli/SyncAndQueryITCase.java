@@ -76,6 +76,39 @@ class SyncAndQueryITCase {
     }
 
     @Test
+    void anUnreachableSourceFailsWithExitCode1NamingTheServerNotThePassword() throws IOException {
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                """
+                pipelines:
+                  orders: {data_source: data_sources.app_db}
+                data_sources:
+                  app_db:
+                    Postgres: {host: 127.0.0.1, port: 1, user: u, password: '${PW}', database: d}
+                """);
+        CliRun sync =
+                CliRun.run(
+                        dir,
+                        Map.of(
+                                "PW",
+                                "hunter2",
+                                "SKIPPR_STATE_DIR",
+                                dir.resolve("state").toString()),
+                        "sync",
+                        "--pipeline",
+                        "orders",
+                        "--once");
+
+        assertThat(sync.exitCode()).isEqualTo(1);
+        assertThat(sync.err())
+                .contains(
+                        "error: PostgresSourceException: Could not connect to"
+                                + " PostgreSQL at 127.0.0.1:1, database \"d\", user \"u\"")
+                .doesNotContain("hunter2")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
     void queryingAPipelineThatNeverRanSaysSo() throws IOException {
         Path config = quickstart();
         CliRun query =
