@@ -1,0 +1,42 @@
+package io.skippr.sinks.postgres;
+
+import io.skippr.config.Secret;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.WriteMode;
+
+/**
+ * The {@code Postgres} data sink: exactly-once into a PostgreSQL schema, through binary COPY into
+ * staging tables and one transaction per commit (see {@code docs/connectors/postgres.md}).
+ */
+public final class PostgresSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "Postgres";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        PostgresDatabase database =
+                new PostgresDatabase(
+                        s.requireString("host"),
+                        s.integer("port").orElse(5432L).intValue(),
+                        s.requireString("database"),
+                        s.requireString("user"),
+                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.string("sslmode").orElse(null));
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database,
+                        context.pipeline(),
+                        context.entry(),
+                        s.string("schema").orElse("public"),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode())),
+                new PostgresRowCheck());
+    }
+}

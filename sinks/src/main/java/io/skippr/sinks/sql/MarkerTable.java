@@ -1,0 +1,210 @@
+package io.skippr.sinks.sql;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.DataType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code _skippr_commits} table in the target schema: one row per committed (run, checkpoint,
+ * subtask), inserted in the transaction that moved that commit's rows, so a row exists exactly when
+ * its data landed. A bounded run inserts one row per subtask, all in its one transaction, each with
+ * the highest cursor value per stream of that subtask's rows ({@code positions}).
+ */
+public final class MarkerTable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SqlSinkSettings settings;
+    private final String qualified;
+
+    public MarkerTable(SqlSinkSettings settings) {
+        this.settings = settings;
+        this.qualified = settings.qualified(SqlNames.MARKER_TABLE);
+    }
+
+    /** Creates the target schema and the marker table where they are missing. */
+    public void ensure(Connection c) throws SQLException {
+        SqlDialect dialect = settings.dialect();
+        if (!dialect.schemaExists(c, settings.schema())) {
+            dialect.lockForDdl(c, settings.schema(), "");
+            if (!dialect.schemaExists(c, settings.schema())) {
+                execute(c, dialect.createSchema(settings.schema()));
+            }
+        }
+        if (dialect.columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
+            dialect.lockForDdl(c, settings.schema(), SqlNames.MARKER_TABLE);
+            if (dialect.columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
+                execute(c, dialect.markerTable(qualified));
+            }
+        }
+    }
+
+    /** One above the highest run number of this pipeline and sink, or 1. */
+    public long nextRun(Connection c) throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT max(run) FROM " + qualified + " WHERE pipeline = ? AND sink = ?")) {
+            st.setString(1, settings.pipeline());
+            st.setString(2, settings.sink());
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) + 1;
+            }
+        }
+    }
+
+    /** Whether the commit of {@code (run, checkpoint, subtask)} happened. */
+    public boolean committed(Connection c, long run, long checkpoint, int subtask)
+            throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT 1 FROM "
+                                + qualified
+                                + " WHERE pipeline = ? AND sink = ? AND run = ? AND checkpoint = ?"
+                                + " AND subtask = ?")) {
+            st.setString(1, settings.pipeline());
+            st.setString(2, settings.sink());
+            st.setLong(3, run);
+            st.setLong(4, checkpoint);
+            st.setInt(5, subtask);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** Whether bounded run {@code run} committed (all its subtasks did, in one transaction). */
+    public boolean boundedRunCommitted(Connection c, long run) throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT 1 FROM "
+                                + qualified
+                                + " WHERE pipeline = ? AND sink = ? AND run = ? AND bounded")) {
+            st.setString(1, settings.pipeline());
+            st.setString(2, settings.sink());
+            st.setLong(3, run);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** A marker row to insert. */
+    public record Marker(
+            long run,
+            long checkpoint,
+            int subtask,
+            int parallelism,
+            long rows,
+            Map<String, Position> positions) {}
+
+    /** A stream's highest cursor value, as text, and its type kind. */
+    public record Position(String type, String value) {
+        /** The larger of two positions of one stream. */
+        Position max(Position other) {
+            if (other == null) {
+                return this;
+            }
+            DataType t = DataType.of(DataType.Kind.valueOf(type));
+            Object a = CursorValues.parse(t, value);
+            Object b = CursorValues.parse(t, other.value);
+            return CursorValues.max(a, b) == a ? this : other;
+        }
+    }
+
+    public void insert(Connection c, Marker m) throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "INSERT INTO "
+                                + qualified
+                                + " (pipeline, sink, run, checkpoint, subtask, parallelism,"
+                                + " bounded, write_mode, rows, positions) VALUES"
+                                + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            st.setString(1, settings.pipeline());
+            st.setString(2, settings.sink());
+            st.setLong(3, m.run());
+            st.setLong(4, m.checkpoint());
+            st.setInt(5, m.subtask());
+            st.setInt(6, m.parallelism());
+            st.setBoolean(7, settings.bounded());
+            st.setString(8, settings.mode().label());
+            st.setLong(9, m.rows());
+            st.setString(10, toJson(m.positions()));
+            st.executeUpdate();
+        }
+    }
+
+    /**
+     * Per stream, the position committed by the latest bounded run that recorded one for it (the
+     * highest over that run's subtasks): where the next bounded run starts. Empty when the marker
+     * table does not exist.
+     */
+    public Map<String, String> positions(Connection c) throws SQLException {
+        if (settings.dialect().columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
+            return Map.of();
+        }
+        Map<Long, Map<String, Position>> byRun = new java.util.TreeMap<>();
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT run, positions FROM "
+                                + qualified
+                                + " WHERE pipeline = ? AND sink = ? AND bounded ORDER BY run")) {
+            st.setString(1, settings.pipeline());
+            st.setString(2, settings.sink());
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    Map<String, Position> run =
+                            byRun.computeIfAbsent(rs.getLong(1), r -> new LinkedHashMap<>());
+                    fromJson(rs.getString(2)).forEach((s, p) -> run.merge(s, p, Position::max));
+                }
+            }
+        }
+        Map<String, String> positions = new LinkedHashMap<>();
+        byRun.values().forEach(run -> run.forEach((s, p) -> positions.put(s, p.value())));
+        return positions;
+    }
+
+    static String toJson(Map<String, Position> positions) {
+        ObjectNode doc = JSON.createObjectNode();
+        positions.forEach(
+                (stream, p) -> doc.putObject(stream).put("type", p.type()).put("value", p.value()));
+        return doc.toString();
+    }
+
+    static Map<String, Position> fromJson(String text) {
+        Map<String, Position> out = new LinkedHashMap<>();
+        if (text == null || text.isEmpty()) {
+            return out;
+        }
+        try {
+            JsonNode doc = JSON.readTree(text);
+            doc.fields()
+                    .forEachRemaining(
+                            e ->
+                                    out.put(
+                                            e.getKey(),
+                                            new Position(
+                                                    e.getValue().path("type").asText(),
+                                                    e.getValue().path("value").asText())));
+        } catch (IOException e) {
+            throw new UncheckedIOException("unreadable positions in the marker table: " + text, e);
+        }
+        return out;
+    }
+
+    static void execute(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.record.StreamSchema;
+
+/**
+ * What a SQL sink's writer pre-commits: a staging table full of one stream's rows, a schema to
+ * apply without rows, or (bounded runs) the end of a subtask's input. Committing it twice is
+ * harmless: the commit's marker row says it happened.
+ *
+ * @param run the sink's run number: one per job start
+ * @param subtask the writer subtask that wrote it
+ * @param parallelism how many writer subtasks the run has
+ * @param epoch the checkpoint the writer restored from, 0 for a fresh start
+ * @param batch the writer's pre-commit count since it started in {@code epoch}
+ * @param seq the staging table's number within the epoch (-1 when there is none)
+ * @param schema the rows' schema (null for {@link Kind#END})
+ * @param staging the staging table's name (null unless {@link Kind#ROWS})
+ * @param cursor the highest cursor value in the staged rows, as text, or null
+ * @param cursorType the cursor column's type kind, or null
+ */
+public record SqlCommittable(
+        Kind kind,
+        long run,
+        int subtask,
+        int parallelism,
+        long epoch,
+        long batch,
+        long seq,
+        String stream,
+        StreamSchema schema,
+        String staging,
+        long rows,
+        String cursor,
+        String cursorType) {
+
+    /** What a committable holds. */
+    public enum Kind {
+        ROWS,
+        SCHEMA,
+        END
+    }
+
+    /**
+     * The number of the checkpoint this was pre-committed for, as the writer counts: the restored
+     * checkpoint plus the pre-commits since. It never exceeds Flink's checkpoint id and never
+     * repeats for commits that can both happen, so {@code (run, checkpoint, subtask)} keys a
+     * commit.
+     */
+    public long checkpoint() {
+        return epoch + batch + 1;
+    }
+
+    public static SqlCommittable end(
+            long run, int subtask, int parallelism, long epoch, long batch) {
+        return new SqlCommittable(
+                Kind.END,
+                run,
+                subtask,
+                parallelism,
+                epoch,
+                batch,
+                -1,
+                "",
+                null,
+                null,
+                0,
+                null,
+                null);
+    }
+}

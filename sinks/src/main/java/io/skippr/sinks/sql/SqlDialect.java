@@ -1,0 +1,149 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.record.DataType;
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * What differs between SQL warehouses: quoting, column types, DDL, catalog queries, the upsert and
+ * the table swap. The commit protocol ({@link CommitTransaction}) is written once against this.
+ */
+public interface SqlDialect extends Serializable {
+
+    /** A quoted identifier, safe for any name the database allows. */
+    String quote(String identifier);
+
+    default String qualified(String schema, String table) {
+        return quote(schema) + "." + quote(table);
+    }
+
+    /** The longest identifier, in UTF-8 bytes. */
+    int maxIdentifierBytes();
+
+    default SqlNames names() {
+        return new SqlNames(maxIdentifierBytes());
+    }
+
+    /** The column type a value of {@code type} is stored as. */
+    String columnType(DataType type);
+
+    /** The column types of {@link SqlNames#ID}, {@link SqlNames#SYNCED_AT} and staging columns. */
+    default String idType() {
+        return columnType(DataType.STRING);
+    }
+
+    default String syncedAtType() {
+        return columnType(DataType.TIMESTAMP_TZ);
+    }
+
+    // ---- catalog ----
+
+    boolean schemaExists(Connection c, String schema) throws SQLException;
+
+    default String createSchema(String schema) {
+        return "CREATE SCHEMA " + quote(schema);
+    }
+
+    /**
+     * The table's columns and their types as the catalog prints them; null if it does not exist.
+     */
+    LinkedHashMap<String, String> columns(Connection c, String schema, String table)
+            throws SQLException;
+
+    /** Whether a primary key or unique index covers exactly {@code key}. */
+    boolean hasUniqueKey(Connection c, String schema, String table, List<String> key)
+            throws SQLException;
+
+    /** The staging tables in {@code schema}: name and comment. */
+    List<StagingInfo> stagingTables(Connection c, String schema) throws SQLException;
+
+    /** A staging table as the catalog shows it. */
+    record StagingInfo(String name, String comment) {}
+
+    /**
+     * Serialises DDL on one table between concurrent commits (PostgreSQL: a transaction-scoped
+     * advisory lock); held until the transaction ends.
+     */
+    void lockForDdl(Connection c, String schema, String table) throws SQLException;
+
+    // ---- schema evolution ----
+
+    /**
+     * The schema evolution policy: whether a column of type {@code existing} (as {@link #columns}
+     * prints it) takes values of {@code wanted} as is, is widened, or refuses them.
+     */
+    TypeChange change(String existing, DataType wanted);
+
+    default String createTable(
+            String qualified, List<String> columns, List<String> types, List<String> key) {
+        StringBuilder sql = new StringBuilder("CREATE TABLE ").append(qualified).append(" (");
+        for (int i = 0; i < columns.size(); i++) {
+            sql.append(i == 0 ? "" : ", ")
+                    .append(quote(columns.get(i)))
+                    .append(' ')
+                    .append(types.get(i));
+        }
+        if (!key.isEmpty()) {
+            sql.append(", PRIMARY KEY (").append(quoteAll(key)).append(')');
+        }
+        return sql.append(')').toString();
+    }
+
+    default String addColumn(String qualified, String column, String type) {
+        return "ALTER TABLE " + qualified + " ADD COLUMN " + quote(column) + " " + type;
+    }
+
+    String alterColumnType(String qualified, String column, String type);
+
+    default String addPrimaryKey(String qualified, List<String> key) {
+        return "ALTER TABLE " + qualified + " ADD PRIMARY KEY (" + quoteAll(key) + ")";
+    }
+
+    default String commentOnTable(String qualified, String comment) {
+        return "COMMENT ON TABLE " + qualified + " IS " + literal(comment);
+    }
+
+    /** A string literal. */
+    default String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
+    default String quoteAll(List<String> names) {
+        return names.stream().map(this::quote).collect(Collectors.joining(", "));
+    }
+
+    // ---- moving rows ----
+
+    /**
+     * One statement that applies {@code staged} to {@code target}: per key the last row (by {@code
+     * orderBy}, descending) wins; a winning row with {@link SqlNames#DELETED} deletes the key, any
+     * other is inserted or updates the row with that key.
+     *
+     * @param staged a query with {@code columns}, {@link SqlNames#ID}, {@link SqlNames#SYNCED_AT},
+     *     {@link SqlNames#DELETED} and the columns {@code orderBy} names
+     * @param orderBy expressions ordering the rows of a key, most significant first; the row that
+     *     sorts last wins (NULL sorts first)
+     */
+    String merge(
+            String target,
+            String staged,
+            List<String> key,
+            List<String> columns,
+            List<String> orderBy);
+
+    /**
+     * Makes {@code replacement} the table {@code table} within the open transaction, keeping the
+     * old table's owner and grants; the old table's rows are gone after commit.
+     */
+    void swap(Connection c, String schema, String table, String replacement) throws SQLException;
+
+    /** Whether views or rules depend on the table, so it cannot be dropped and replaced. */
+    boolean hasDependents(Connection c, String schema, String table) throws SQLException;
+
+    /** The DDL of the {@link SqlNames#MARKER_TABLE} marker table. */
+    String markerTable(String qualified);
+}

@@ -1,0 +1,103 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.naming.Names;
+import io.skippr.core.record.SkipprId;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+/**
+ * The names a SQL sink gives to what it creates. All are deterministic: the same stream, column or
+ * staging batch always gets the same name, so a replay finds what the first attempt made.
+ *
+ * <p>A name longer than the database allows (PostgreSQL: 63 bytes) keeps its first bytes, cut at a
+ * character boundary, and ends in {@code _} plus 8 hex digits of a hash of the whole name: two long
+ * names that share a prefix stay apart, and the database never truncates silently.
+ */
+public final class SqlNames {
+    /** The commit marker table, in the target schema. */
+    public static final String MARKER_TABLE = "_skippr_commits";
+
+    /** Columns Skippr adds to every target table. */
+    public static final String ID = "_skippr_id";
+
+    public static final String SYNCED_AT = "_skippr_synced_at";
+
+    /** Staging-only columns: the row's operation was DELETE; the row's order within its batch. */
+    public static final String DELETED = "_skippr_deleted";
+
+    public static final String SEQ = "_skippr_seq";
+
+    /** Prefix of staging tables; stream tables never start with {@code _skippr_}. */
+    public static final String STAGING_PREFIX = "_skippr_stage_";
+
+    /** Prefix of the table a {@code replace} commit builds before swapping it in. */
+    public static final String REPLACE_PREFIX = "_skippr_new_";
+
+    private static final Set<String> OWN = Set.of(ID, SYNCED_AT, DELETED, SEQ);
+
+    private final int maxBytes;
+
+    public SqlNames(int maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    /** The target table of a stream: lower snake_case ({@link Names#snake}), fitted. */
+    public String table(String stream) {
+        return fit(Names.snake(stream));
+    }
+
+    /**
+     * The target column of a source column: its own name (quoted wherever it is used), fitted; a
+     * source column named like one of Skippr's own gets the suffix {@code _source}.
+     */
+    public String column(String column) {
+        String name = column.isEmpty() ? "_" : column;
+        if (OWN.contains(name)) {
+            name = name + "_source";
+        }
+        return fit(name);
+    }
+
+    /** A staging table's name: a hash of everything that identifies its batch. */
+    public static String staging(
+            String pipeline, String sink, long run, int subtask, long epoch, long seq) {
+        String key =
+                String.join(
+                        "\u0000",
+                        pipeline,
+                        sink,
+                        Long.toString(run),
+                        Integer.toString(subtask),
+                        Long.toString(epoch),
+                        Long.toString(seq));
+        return STAGING_PREFIX + SkipprId.of("staging", key).substring(0, 24);
+    }
+
+    /** The table a {@code replace} commit fills before it takes the target's name. */
+    public static String replacement(String table) {
+        return REPLACE_PREFIX + SkipprId.of("replace", table).substring(0, 24);
+    }
+
+    /** {@code name}, or its first bytes plus a hash when it is longer than the database allows. */
+    public String fit(String name) {
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= maxBytes) {
+            return name;
+        }
+        String hash = "_" + SkipprId.of("name", name).substring(0, 8);
+        int budget = maxBytes - hash.length();
+        StringBuilder kept = new StringBuilder();
+        int used = 0;
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            int len = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+            if (used + len > budget) {
+                break;
+            }
+            kept.appendCodePoint(cp);
+            used += len;
+            i += Character.charCount(cp);
+        }
+        return kept + hash;
+    }
+}

@@ -1,0 +1,91 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.record.SourceRecord;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.StandardSinkTopologies;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * Exactly-once into a SQL database (DESIGN §6): {@link SqlStagingWriter} stages rows, {@link
+ * SqlCommitter} moves them into the targets with the marker row in one transaction.
+ *
+ * <p>A continuous run commits per subtask and checkpoint. A bounded run commits everything in one
+ * transaction at the end, through a global committer (parallelism 1) after the subtask committers,
+ * which pass the committables on untouched: a run that fails commits nothing, so its cursor
+ * positions never move without their data. (In continuous mode the global committer would not see
+ * the final checkpoint's committables at the end of input, so it is not used there.)
+ */
+public final class SqlSink
+        implements Sink<SourceRecord>,
+                SupportsWriterState<SourceRecord, SqlWriterState>,
+                SupportsCommitter<SqlCommittable>,
+                SupportsPostCommitTopology<SqlCommittable> {
+    private static final long serialVersionUID = 1L;
+
+    private final SqlSinkSettings settings;
+
+    public SqlSink(SqlSinkSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public SqlStagingWriter createWriter(WriterInitContext context) throws IOException {
+        return new SqlStagingWriter(
+                settings,
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getNumberOfParallelSubtasks(),
+                java.util.OptionalLong.empty(),
+                List.of());
+    }
+
+    @Override
+    public SqlStagingWriter restoreWriter(
+            WriterInitContext context, Collection<SqlWriterState> state) throws IOException {
+        return new SqlStagingWriter(
+                settings,
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getTaskInfo().getNumberOfParallelSubtasks(),
+                context.getRestoredCheckpointId(),
+                state);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<SqlWriterState> getWriterStateSerializer() {
+        return new SqlWriterState.Serializer();
+    }
+
+    @Override
+    public Committer<SqlCommittable> createCommitter(CommitterInitContext context) {
+        return new SqlCommitter(
+                settings,
+                settings.bounded() ? SqlCommitter.Scope.NONE : SqlCommitter.Scope.CHECKPOINT);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<SqlCommittable> getCommittableSerializer() {
+        return new SqlCommittableSerializer();
+    }
+
+    @Override
+    public void addPostCommitTopology(DataStream<CommittableMessage<SqlCommittable>> committables) {
+        if (!settings.bounded()) {
+            return;
+        }
+        SqlSinkSettings run = settings;
+        StandardSinkTopologies.addGlobalCommitter(
+                committables,
+                context -> new SqlCommitter(run, SqlCommitter.Scope.RUN),
+                SqlCommittableSerializer::new);
+    }
+}

@@ -1,0 +1,31 @@
+package io.skippr.sinks.sql;
+
+import java.io.Serializable;
+
+/**
+ * Where and how a SQL sink writes, fixed when the job is built.
+ *
+ * @param pipeline the pipeline's name
+ * @param sink the data sink entry's name
+ * @param schema the target schema: target tables, staging tables and the marker table live there
+ * @param run this job start's run number, one above the highest in the marker table
+ * @param bounded true for a {@code --once} run: all subtasks commit in one transaction at the end
+ */
+public record SqlSinkSettings(
+        String pipeline,
+        String sink,
+        String schema,
+        long run,
+        boolean bounded,
+        WriteMode mode,
+        SqlDatabase database)
+        implements Serializable {
+
+    public SqlDialect dialect() {
+        return database.dialect();
+    }
+
+    public String qualified(String table) {
+        return dialect().qualified(schema, table);
+    }
+}

@@ -1,0 +1,100 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.RowCheck;
+import io.skippr.core.spi.SkipprSink;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/** Prepares a SQL sink for a run and adds it to a job graph. */
+public final class SqlSinks {
+    private SqlSinks() {}
+
+    /**
+     * Settings for a new run into {@code schema}, after checking the role may do what the sink
+     * needs (so a missing privilege stops the run before Flink starts, naming the GRANT), creating
+     * the schema and marker table where missing, and, for a bounded run, dropping every staging
+     * table an earlier run of this pipeline and sink left (no checkpoint holds any in batch mode).
+     */
+    public static SqlSinkSettings prepare(
+            SqlDatabase database,
+            String pipeline,
+            String sink,
+            String schema,
+            boolean bounded,
+            WriteMode mode) {
+        if (mode == WriteMode.REPLACE && !bounded) {
+            throw io.skippr.config.ConfigException.of(
+                    "skippr.yml",
+                    "pipelines."
+                            + pipeline
+                            + ".write_mode: replace loads a whole run into a new table and swaps"
+                            + " it in, so it needs a bounded run: sync with --once, or use"
+                            + " write_mode append or merge for a continuous sync");
+        }
+        try (Connection c = database.connect()) {
+            database.checkAccess(c, schema);
+            SqlSinkSettings draft =
+                    new SqlSinkSettings(pipeline, sink, schema, 0, bounded, mode, database);
+            MarkerTable markers = new MarkerTable(draft);
+            c.setAutoCommit(false);
+            markers.ensure(c);
+            c.commit();
+            c.setAutoCommit(true);
+            SqlSinkSettings settings =
+                    new SqlSinkSettings(
+                            pipeline, sink, schema, markers.nextRun(c), bounded, mode, database);
+            if (bounded) {
+                for (String staging : SqlStagingWriter.stagingTables(settings, c).keySet()) {
+                    MarkerTable.execute(c, "DROP TABLE IF EXISTS " + settings.qualified(staging));
+                }
+            }
+            return settings;
+        } catch (SQLException e) {
+            throw unchecked(database.failure("preparing schema " + schema, e));
+        } catch (IOException e) {
+            throw unchecked(e);
+        }
+    }
+
+    private static SqlSinkException unchecked(IOException e) {
+        return new SqlSinkException(e.getMessage(), e);
+    }
+
+    /** Per stream, where the next bounded run starts; empty in replace mode (full reloads). */
+    public static Map<String, String> committedPositions(SqlSinkSettings settings) {
+        if (settings.mode() == WriteMode.REPLACE) {
+            return Map.of();
+        }
+        try (Connection c = settings.database().connect()) {
+            return new MarkerTable(settings).positions(c);
+        } catch (SQLException e) {
+            throw unchecked(settings.database().failure("reading committed positions", e));
+        } catch (IOException e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** A {@link SkipprSink} writing through {@link SqlSink}. */
+    public static SkipprSink sink(SqlSinkSettings settings, RowCheck check) {
+        return new SkipprSink() {
+            @Override
+            public Map<String, String> committedPositions() {
+                return SqlSinks.committedPositions(settings);
+            }
+
+            @Override
+            public RowCheck loadCheck() {
+                return check;
+            }
+
+            @Override
+            public void addTo(DataStream<SourceRecord> records, String uid) {
+                records.sinkTo(new SqlSink(settings)).uid(uid).name(uid);
+            }
+        };
+    }
+}

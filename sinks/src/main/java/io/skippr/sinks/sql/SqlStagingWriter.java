@@ -1,0 +1,382 @@
+package io.skippr.sinks.sql;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.skippr.core.record.Column;
+import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+
+/**
+ * Pre-commits a SQL sink's rows: each stream's rows go into a staging table of their own per schema
+ * version and checkpoint, through the database's {@link StagingLoader}; at the checkpoint barrier
+ * (or the end of a bounded run) the loader finishes and the writer hands on one {@link
+ * SqlCommittable} per staging table, plus one per schema nobody has seen rows of yet (so an empty
+ * table or a new column still reaches the target), plus, in a bounded run, its end.
+ *
+ * <p>Staging tables are named by {@link SqlNames#staging} from the run, subtask, epoch (the
+ * checkpoint the writer restored from) and a sequence number, and carry that as JSON in their
+ * comment. When a writer starts it drops the staging tables no checkpoint holds: on a fresh start
+ * all of its subtask's; after a restore from checkpoint {@code c}, those made in epoch {@code c} or
+ * later, and those its restored state lists as made after the checkpoint.
+ */
+public final class SqlStagingWriter
+        implements StatefulSinkWriter<SourceRecord, SqlWriterState>,
+                CommittingSinkWriter<SourceRecord, SqlCommittable> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SqlSinkSettings settings;
+    private final SqlDialect dialect;
+    private final SqlNames names;
+    private final TargetTables targets;
+    private final int subtask;
+    private final int parallelism;
+    private final long epoch;
+    private final Connection connection;
+    private final StagingLoader loader;
+    private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
+    private final Map<String, StreamSchema> unannounced = new LinkedHashMap<>();
+    private final Set<String> announced = new HashSet<>();
+    private final Map<String, Segment> open = new LinkedHashMap<>();
+    private final List<SqlCommittable> closed = new ArrayList<>();
+    private long seq;
+    private long batch;
+
+    /**
+     * @param restoredCheckpoint the checkpoint the job restored from; empty for a fresh start
+     * @param restored the writer states of that checkpoint given to this subtask
+     */
+    public SqlStagingWriter(
+            SqlSinkSettings settings,
+            int subtask,
+            int parallelism,
+            OptionalLong restoredCheckpoint,
+            Collection<SqlWriterState> restored)
+            throws IOException {
+        this.settings = settings;
+        this.dialect = settings.dialect();
+        this.names = dialect.names();
+        this.targets = new TargetTables(settings);
+        this.subtask = subtask;
+        this.parallelism = parallelism;
+        this.epoch = restoredCheckpoint.orElse(0);
+        this.connection = settings.database().connect();
+        try {
+            dropUnheld(restoredCheckpoint, restored);
+            this.loader = settings.database().loader(connection);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly();
+            throw e;
+        }
+    }
+
+    /** What a staging table's comment says about it. */
+    record StagingMeta(String pipeline, String sink, long run, int subtask, long epoch, long seq) {}
+
+    static String comment(SqlSinkSettings s, int subtask, long epoch, long seq, String stream) {
+        return JSON.createObjectNode()
+                .put("skippr", "staging")
+                .put("pipeline", s.pipeline())
+                .put("sink", s.sink())
+                .put("run", s.run())
+                .put("subtask", subtask)
+                .put("epoch", epoch)
+                .put("seq", seq)
+                .put("stream", stream)
+                .toString();
+    }
+
+    static StagingMeta meta(String comment) {
+        if (comment == null) {
+            return null;
+        }
+        try {
+            JsonNode doc = JSON.readTree(comment);
+            if (!"staging".equals(doc.path("skippr").asText())) {
+                return null;
+            }
+            return new StagingMeta(
+                    doc.path("pipeline").asText(),
+                    doc.path("sink").asText(),
+                    doc.path("run").asLong(),
+                    doc.path("subtask").asInt(),
+                    doc.path("epoch").asLong(),
+                    doc.path("seq").asLong());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The staging tables of this pipeline and sink in the target schema, with what they are. */
+    static Map<String, StagingMeta> stagingTables(SqlSinkSettings settings, Connection c)
+            throws SQLException {
+        Map<String, StagingMeta> out = new LinkedHashMap<>();
+        for (SqlDialect.StagingInfo info : settings.dialect().stagingTables(c, settings.schema())) {
+            StagingMeta meta = meta(info.comment());
+            if (meta != null
+                    && meta.pipeline().equals(settings.pipeline())
+                    && meta.sink().equals(settings.sink())) {
+                out.put(info.name(), meta);
+            }
+        }
+        return out;
+    }
+
+    private void dropUnheld(OptionalLong restoredCheckpoint, Collection<SqlWriterState> restored)
+            throws IOException {
+        try {
+            for (Map.Entry<String, StagingMeta> e :
+                    stagingTables(settings, connection).entrySet()) {
+                StagingMeta m = e.getValue();
+                boolean mine =
+                        m.subtask() == subtask || (subtask == 0 && m.subtask() >= parallelism);
+                boolean unheld =
+                        restoredCheckpoint.isEmpty()
+                                ? mine
+                                : (mine && m.epoch() >= restoredCheckpoint.getAsLong())
+                                        || restored.stream()
+                                                .anyMatch(
+                                                        s ->
+                                                                s.run() == m.run()
+                                                                        && s.subtask()
+                                                                                == m.subtask()
+                                                                        && s.epoch() == m.epoch()
+                                                                        && m.seq() >= s.nextSeq());
+                if (unheld) {
+                    MarkerTable.execute(
+                            connection, "DROP TABLE IF EXISTS " + settings.qualified(e.getKey()));
+                }
+            }
+        } catch (SQLException e) {
+            throw settings.database().failure("dropping staging tables no checkpoint holds", e);
+        }
+    }
+
+    @Override
+    public void write(SourceRecord record, Context context) throws IOException {
+        if (record instanceof SchemaChange change) {
+            accept(change.schema());
+            return;
+        }
+        if (!(record instanceof Row row)) {
+            throw new IOException("a SQL sink receives rows and schemas, not " + record);
+        }
+        Segment segment = open.get(row.stream());
+        if (segment == null || segment.version != row.schemaVersion()) {
+            if (segment != null) {
+                close(segment);
+            }
+            segment = openSegment(schemaOf(row));
+            open.put(row.stream(), segment);
+        }
+        loader.write(segment.table, row, segment.rows);
+        segment.rows++;
+        if (segment.cursorIndex >= 0 && segment.cursorIndex < row.values().length) {
+            segment.maxCursor = CursorValues.max(segment.maxCursor, row.value(segment.cursorIndex));
+        }
+    }
+
+    /** A new schema version: checked against the write mode and the target before any row. */
+    private void accept(StreamSchema schema) throws IOException {
+        Map<Long, StreamSchema> versions =
+                schemas.computeIfAbsent(schema.stream(), s -> new HashMap<>());
+        if (versions.containsKey(schema.version())) {
+            return;
+        }
+        if (settings.mode() == WriteMode.MERGE && schema.primaryKey().isEmpty()) {
+            throw new SqlSinkException(CommitTransaction.mergeNeedsKey(settings, schema.stream()));
+        }
+        Set<String> seen = new HashSet<>();
+        for (Column column : schema.columns()) {
+            if (!seen.add(names.column(column.name()))) {
+                throw new SqlSinkException(
+                        "Stream "
+                                + schema.stream()
+                                + " has two columns that both become column "
+                                + dialect.quote(names.column(column.name()))
+                                + " in "
+                                + settings.qualified(names.table(schema.stream()))
+                                + "; rename one in the source");
+            }
+        }
+        if (settings.mode() != WriteMode.REPLACE) {
+            String table = names.table(schema.stream());
+            try {
+                LinkedHashMap<String, String> existing =
+                        dialect.columns(connection, settings.schema(), table);
+                if (existing != null) {
+                    targets.changes(table, existing, schema); // fails now, not at commit
+                }
+            } catch (SQLException e) {
+                throw settings.database().failure("reading " + settings.qualified(table), e);
+            }
+        }
+        versions.put(schema.version(), schema);
+        String key = schema.stream() + "\u0000" + schema.version();
+        if (!announced.contains(key)) {
+            unannounced.put(key, schema);
+        }
+    }
+
+    private StreamSchema schemaOf(Row row) throws IOException {
+        StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
+        if (schema == null) {
+            throw new IOException(
+                    "row of stream "
+                            + row.stream()
+                            + " arrived before its schema version "
+                            + row.schemaVersion());
+        }
+        return schema;
+    }
+
+    private Segment openSegment(StreamSchema schema) throws IOException {
+        String name =
+                SqlNames.staging(
+                        settings.pipeline(), settings.sink(), settings.run(), subtask, epoch, seq);
+        List<String> columns = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        for (Column column : schema.columns()) {
+            columns.add(names.column(column.name()));
+            types.add(dialect.columnType(column.type()));
+        }
+        StagingTable table =
+                new StagingTable(
+                        settings.schema(),
+                        name,
+                        schema,
+                        columns,
+                        types,
+                        comment(settings, subtask, epoch, seq, schema.stream()));
+        loader.create(table);
+        return new Segment(schema, table, seq++);
+    }
+
+    private void close(Segment segment) {
+        StreamSchema schema = segment.schema;
+        String cursorType =
+                schema.cursorColumn() == null
+                        ? null
+                        : schema.columns()
+                                .get(schema.indexOf(schema.cursorColumn()))
+                                .type()
+                                .kind()
+                                .name();
+        closed.add(
+                new SqlCommittable(
+                        SqlCommittable.Kind.ROWS,
+                        settings.run(),
+                        subtask,
+                        parallelism,
+                        epoch,
+                        batch,
+                        segment.seq,
+                        schema.stream(),
+                        schema,
+                        segment.table.name(),
+                        segment.rows,
+                        segment.maxCursor == null ? null : CursorValues.toText(segment.maxCursor),
+                        cursorType));
+        String key = schema.stream() + "\u0000" + schema.version();
+        announced.add(key);
+        unannounced.remove(key);
+    }
+
+    @Override
+    public Collection<SqlCommittable> prepareCommit() throws IOException {
+        for (Segment segment : open.values()) {
+            close(segment);
+        }
+        open.clear();
+        loader.finish();
+        List<SqlCommittable> out = new ArrayList<>(closed);
+        closed.clear();
+        for (Map.Entry<String, StreamSchema> e : unannounced.entrySet()) {
+            StreamSchema schema = e.getValue();
+            out.add(
+                    new SqlCommittable(
+                            SqlCommittable.Kind.SCHEMA,
+                            settings.run(),
+                            subtask,
+                            parallelism,
+                            epoch,
+                            batch,
+                            -1,
+                            schema.stream(),
+                            schema,
+                            null,
+                            0,
+                            null,
+                            null));
+            announced.add(e.getKey());
+        }
+        unannounced.clear();
+        if (settings.bounded()) {
+            out.add(SqlCommittable.end(settings.run(), subtask, parallelism, epoch, batch));
+        }
+        batch++;
+        return out;
+    }
+
+    @Override
+    public List<SqlWriterState> snapshotState(long checkpointId) {
+        return List.of(new SqlWriterState(settings.run(), subtask, epoch, seq));
+    }
+
+    @Override
+    public void flush(boolean endOfInput) {}
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (loader != null) {
+                loader.close();
+            }
+        } finally {
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing after the work is done or failed: nothing left to save
+        }
+    }
+
+    private static final class Segment {
+        final StreamSchema schema;
+        final long version;
+        final StagingTable table;
+        final long seq;
+        final int cursorIndex;
+        long rows;
+        Object maxCursor;
+
+        Segment(StreamSchema schema, StagingTable table, long seq) {
+            this.schema = schema;
+            this.version = schema.version();
+            this.table = table;
+            this.seq = seq;
+            this.cursorIndex =
+                    schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
+        }
+    }
+}

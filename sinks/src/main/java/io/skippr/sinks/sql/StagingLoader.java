@@ -1,0 +1,22 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.record.Row;
+import java.io.IOException;
+
+/**
+ * Loads rows into staging tables the way a database loads fastest (PostgreSQL: binary COPY), in
+ * batches, never a round trip per row. One per writer subtask, over the writer's connection.
+ */
+public interface StagingLoader extends AutoCloseable {
+    /** Creates {@code table} empty, replacing a table of that name left by an earlier attempt. */
+    void create(StagingTable table) throws IOException;
+
+    /** Adds a row to {@code table}; it may be buffered until {@link #finish}. */
+    void write(StagingTable table, Row row, long seq) throws IOException;
+
+    /** Sends whatever is buffered: afterwards every written row is durable in its table. */
+    void finish() throws IOException;
+
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,23 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.record.StreamSchema;
+import java.util.List;
+
+/**
+ * One staging table: the rows of one stream at one schema version, from one writer subtask, for one
+ * checkpoint. Its columns are the stream's (target names and types) followed by {@link
+ * SqlNames#ID}, {@link SqlNames#SYNCED_AT}, {@link SqlNames#DELETED} and {@link SqlNames#SEQ}.
+ *
+ * @param schemaName the database schema it lives in (the target schema)
+ * @param name its name ({@link SqlNames#staging})
+ * @param columns the target names of the stream's columns, in the schema's order
+ * @param types the column types, in the same order
+ * @param comment what the table is, as JSON: which pipeline, sink, run, subtask, epoch and seq
+ */
+public record StagingTable(
+        String schemaName,
+        String name,
+        StreamSchema schema,
+        List<String> columns,
+        List<String> types,
+        String comment) {}

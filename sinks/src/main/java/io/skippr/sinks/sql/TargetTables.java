@@ -1,0 +1,152 @@
+package io.skippr.sinks.sql;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.StreamSchema;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * Creates and evolves target tables inside a commit transaction, per the schema evolution policy: a
+ * missing table is created, a missing column is added (nullable), a column whose type cannot take
+ * the stream's values is widened where {@link SqlDialect#change} allows it, and anything else stops
+ * the commit with a {@link SchemaConflictException}. DDL runs under {@link SqlDialect#lockForDdl},
+ * after reading the catalog again, so concurrent commits of one table do not race.
+ */
+public final class TargetTables {
+    private final SqlSinkSettings settings;
+    private final SqlDialect dialect;
+    private final SqlNames names;
+
+    public TargetTables(SqlSinkSettings settings) {
+        this.settings = settings;
+        this.dialect = settings.dialect();
+        this.names = dialect.names();
+    }
+
+    /** The target columns of {@code schema}: target name and type, Skippr's columns last. */
+    public LinkedHashMap<String, String> wanted(StreamSchema schema) {
+        LinkedHashMap<String, String> columns = new LinkedHashMap<>();
+        for (Column column : schema.columns()) {
+            columns.put(names.column(column.name()), dialect.columnType(column.type()));
+        }
+        columns.put(SqlNames.ID, dialect.idType());
+        columns.put(SqlNames.SYNCED_AT, dialect.syncedAtType());
+        return columns;
+    }
+
+    /** The target names of the key columns. */
+    public List<String> key(StreamSchema schema) {
+        return schema.primaryKey().stream().map(names::column).toList();
+    }
+
+    /**
+     * Makes {@code table} able to take rows of {@code schema}; returns its columns afterwards.
+     *
+     * @param key the primary key to create or require (merge), or empty
+     */
+    public LinkedHashMap<String, String> ensure(
+            Connection c, String table, StreamSchema schema, List<String> key) throws SQLException {
+        LinkedHashMap<String, String> existing = dialect.columns(c, settings.schema(), table);
+        if (existing == null || !changes(table, existing, schema).isEmpty()) {
+            dialect.lockForDdl(c, settings.schema(), table);
+            existing = dialect.columns(c, settings.schema(), table);
+            if (existing == null) {
+                LinkedHashMap<String, String> wanted = wanted(schema);
+                MarkerTable.execute(
+                        c,
+                        dialect.createTable(
+                                settings.qualified(table),
+                                new ArrayList<>(wanted.keySet()),
+                                new ArrayList<>(wanted.values()),
+                                key));
+                return dialect.columns(c, settings.schema(), table);
+            }
+            for (String ddl : changes(table, existing, schema)) {
+                MarkerTable.execute(c, ddl);
+            }
+            existing = dialect.columns(c, settings.schema(), table);
+        }
+        if (!key.isEmpty() && !dialect.hasUniqueKey(c, settings.schema(), table, key)) {
+            dialect.lockForDdl(c, settings.schema(), table);
+            if (!dialect.hasUniqueKey(c, settings.schema(), table, key)) {
+                MarkerTable.execute(c, dialect.addPrimaryKey(settings.qualified(table), key));
+            }
+        }
+        return existing;
+    }
+
+    /**
+     * The DDL that lets {@code existing} take rows of {@code schema}; empty if none is needed.
+     *
+     * @throws SchemaConflictException if a column cannot take the stream's values
+     */
+    public List<String> changes(
+            String table, LinkedHashMap<String, String> existing, StreamSchema schema) {
+        List<String> ddl = new ArrayList<>();
+        String qualified = settings.qualified(table);
+        for (Column column : schema.columns()) {
+            String name = names.column(column.name());
+            String type = existing.get(name);
+            if (type == null) {
+                ddl.add(dialect.addColumn(qualified, name, dialect.columnType(column.type())));
+                continue;
+            }
+            TypeChange change = dialect.change(type, column.type());
+            switch (change.action()) {
+                case KEEP -> {}
+                case WIDEN -> ddl.add(dialect.alterColumnType(qualified, name, change.type()));
+                case REFUSE ->
+                        throw conflict(schema.stream(), table, column, type, change.reason());
+            }
+        }
+        if (!existing.containsKey(SqlNames.ID)) {
+            ddl.add(dialect.addColumn(qualified, SqlNames.ID, dialect.idType()));
+        }
+        if (!existing.containsKey(SqlNames.SYNCED_AT)) {
+            ddl.add(dialect.addColumn(qualified, SqlNames.SYNCED_AT, dialect.syncedAtType()));
+        }
+        return ddl;
+    }
+
+    private SchemaConflictException conflict(
+            String stream, String table, Column column, String existing, String reason) {
+        return new SchemaConflictException(
+                "Cannot load stream "
+                        + stream
+                        + " into "
+                        + settings.qualified(table)
+                        + ": column "
+                        + dialect.quote(names.column(column.name()))
+                        + " is "
+                        + existing
+                        + " there, and the stream now sends "
+                        + describe(column.type())
+                        + " values ("
+                        + reason
+                        + "). Skippr adds columns and widens smallint → integer → bigint →"
+                        + " numeric, real → double precision, numeric(p,s) to a wider numeric"
+                        + " and varchar(n) → text; any other change is yours to make: alter the"
+                        + " column (ALTER TABLE "
+                        + settings.qualified(table)
+                        + " ALTER COLUMN "
+                        + dialect.quote(names.column(column.name()))
+                        + " TYPE ...), or load into another schema or with write_mode replace.");
+    }
+
+    static String describe(DataType type) {
+        return type.toString();
+    }
+
+    /** A stream whose schema the target table cannot take under the evolution policy. */
+    public static final class SchemaConflictException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        public SchemaConflictException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.skippr.sinks.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+/** numeric's binary send format, against values worked out by hand from PostgreSQL's numeric.c. */
+class PgCopyTest {
+    private static String numeric(String value) {
+        CopyBuffer buf = new CopyBuffer(16);
+        PgCopy.numeric(buf, new BigDecimal(value));
+        return HexFormat.of().formatHex(buf.bytes(), 0, buf.size());
+    }
+
+    @Test
+    void numericsAreBase10000DigitsWithWeightSignAndScale() {
+        // length, ndigits, weight, sign, dscale, digits
+        assertThat(numeric("12345.678"))
+                .isEqualTo(
+                        "0000000e" + "0003" + "0001" + "0000" + "0003" + "0001" + "0929" + "1a7c");
+        assertThat(numeric("-0.01"))
+                .isEqualTo("0000000a" + "0001" + "ffff" + "4000" + "0002" + "0064");
+        assertThat(numeric("10000"))
+                .isEqualTo("0000000a" + "0001" + "0001" + "0000" + "0000" + "0001");
+        assertThat(numeric("0.00")).isEqualTo("00000008" + "0000" + "0000" + "0000" + "0002");
+        assertThat(numeric("1E+5"))
+                .isEqualTo("0000000a" + "0001" + "0001" + "0000" + "0000" + "000a");
+        assertThat(numeric("123456789012345678901234567890")) // 12|3456|7890|1234|5678|...
+                .isEqualTo(
+                        "00000018"
+                                + "0008"
+                                + "0007"
+                                + "0000"
+                                + "0000"
+                                + "000c"
+                                + "0d80"
+                                + "1ed2"
+                                + "04d2"
+                                + "162e"
+                                + "2334"
+                                + "0d80"
+                                + "1ed2");
+    }
+}

@@ -1,0 +1,294 @@
+package io.skippr.sinks.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.Operation;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SkipprId;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.sql.SqlCommittable;
+import io.skippr.sinks.sql.SqlCommitter;
+import io.skippr.sinks.sql.SqlSinkException;
+import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.SqlStagingWriter;
+import io.skippr.sinks.sql.SqlWriterState;
+import io.skippr.sinks.sql.TargetTables;
+import io.skippr.sinks.sql.WriteMode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The commit protocol step by step, without Flink: the writer's staging and the committer called
+ * directly, as a recovery checklist (DESIGN §6).
+ */
+class PostgresCommitterITCase {
+    static final StreamSchema ORDERS =
+            new StreamSchema(
+                    "orders",
+                    List.of(Column.of("id", DataType.INT64), Column.of("amount", DataType.INT32)),
+                    List.of("id"),
+                    "id");
+
+    private TestPg pg;
+
+    @BeforeEach
+    void schema() {
+        pg = new TestPg();
+    }
+
+    @AfterEach
+    void drop() throws Exception {
+        pg.close();
+    }
+
+    /** A commit request that records what the committer signalled. */
+    static final class Request implements Committer.CommitRequest<SqlCommittable> {
+        final SqlCommittable committable;
+        String signal = "committed";
+
+        Request(SqlCommittable committable) {
+            this.committable = committable;
+        }
+
+        @Override
+        public SqlCommittable getCommittable() {
+            return committable;
+        }
+
+        @Override
+        public int getNumberOfRetries() {
+            return 0;
+        }
+
+        @Override
+        public void signalFailedWithKnownReason(Throwable t) {
+            signal = "failed: " + t.getMessage();
+        }
+
+        @Override
+        public void signalFailedWithUnknownReason(Throwable t) {
+            throw new IllegalStateException(t);
+        }
+
+        @Override
+        public void retryLater() {
+            signal = "retry";
+        }
+
+        @Override
+        public void updateAndRetryLater(SqlCommittable committable) {
+            signal = "retry";
+        }
+
+        @Override
+        public void signalAlreadyCommitted() {
+            signal = "already committed";
+        }
+    }
+
+    static List<Request> requests(Collection<SqlCommittable> committables) {
+        return committables.stream().map(Request::new).toList();
+    }
+
+    static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> committables)
+            throws Exception {
+        List<Request> requests = requests(committables);
+        committer.commit(new ArrayList<>(requests));
+        return requests.stream().map(r -> r.signal).distinct().toList();
+    }
+
+    static Row row(long id, int amount, Operation op) {
+        String position = "orders#" + id + "#" + amount;
+        return new Row(
+                "orders",
+                ORDERS.version(),
+                op,
+                new Object[] {id, amount},
+                position,
+                SkipprId.of("orders", position),
+                1_700_000_000_000_000L);
+    }
+
+    static void write(SqlStagingWriter writer, long from, long to) throws Exception {
+        writer.write(new SchemaChange(ORDERS), null);
+        for (long id = from; id < to; id++) {
+            writer.write(row(id, (int) id * 10, Operation.INSERT), null);
+        }
+    }
+
+    private String count() throws Exception {
+        return TestPg.one("SELECT count(*) FROM " + pg.table("orders")).get(0);
+    }
+
+    @Test
+    void aReplayedCheckpointCommitIsANoOp() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.APPEND);
+        Collection<SqlCommittable> committables;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 10);
+            committables = writer.prepareCommit();
+        }
+        assertThat(pg.staging()).hasSize(1);
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, committables)).containsExactly("committed");
+            assertThat(commit(committer, committables)).containsExactly("already committed");
+        }
+        assertThat(count()).isEqualTo("10");
+        assertThat(pg.staging()).isEmpty();
+    }
+
+    @Test
+    void aReplayedBoundedRunCommitIsANoOp() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
+        List<SqlCommittable> all = new ArrayList<>();
+        for (int subtask = 0; subtask < 2; subtask++) {
+            try (SqlStagingWriter writer =
+                    new SqlStagingWriter(settings, subtask, 2, OptionalLong.empty(), List.of())) {
+                write(writer, subtask * 100, subtask * 100 + 50);
+                all.addAll(writer.prepareCommit());
+            }
+        }
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
+            assertThat(commit(committer, all)).containsExactly("committed");
+            assertThat(commit(committer, all)).containsExactly("already committed");
+        }
+        assertThat(count()).isEqualTo("100");
+        assertThat(
+                        TestPg.one(
+                                "SELECT count(*), sum(rows), string_agg(positions, ' ' ORDER BY"
+                                        + " subtask) FROM "
+                                        + pg.table("_skippr_commits")))
+                .containsExactly(
+                        "2",
+                        "100",
+                        "{\"orders\":{\"type\":\"INT64\",\"value\":\"49\"}}"
+                                + " {\"orders\":{\"type\":\"INT64\",\"value\":\"149\"}}");
+    }
+
+    @Test
+    void aBoundedRunMissingASubtaskIsNotCommittedAtAll() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
+        Collection<SqlCommittable> first;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 2, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 10);
+            first = writer.prepareCommit();
+        }
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
+            assertThatThrownBy(() -> commit(committer, first))
+                    .hasMessageContaining("refusing to commit part of a run");
+        }
+        assertThat(pg.exists("orders")).isFalse();
+    }
+
+    @Test
+    void aRestoredWriterDropsTheStagingNoCheckpointHoldsAndKeepsTheHeldOne() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.APPEND);
+        Collection<SqlCommittable> held;
+        List<SqlWriterState> state;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 10);
+            held = writer.prepareCommit(); // pre-committed for checkpoint 1
+            state = writer.snapshotState(1);
+            write(writer, 10, 20); // after the checkpoint: then the task fails
+            writer.prepareCommit(); // staged, but checkpoint 2 never completes
+        }
+        assertThat(pg.staging()).hasSize(2);
+
+        try (SqlStagingWriter restored =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.of(1), state)) {
+            assertThat(pg.staging()).containsExactly(held.iterator().next().staging());
+        }
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, held)).containsExactly("committed");
+        }
+        assertThat(count()).isEqualTo("10");
+    }
+
+    @Test
+    void aFreshWriterDropsItsSubtasksStagingFromEarlierRuns() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.APPEND);
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 1, 2, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 10);
+            writer.prepareCommit();
+        }
+        try (SqlStagingWriter other =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            assertThat(pg.staging())
+                    .as("subtask 0 also drops subtasks the run no longer has")
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void aMergeOfAStreamWithoutKeyFailsAtItsFirstSchema() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", true, WriteMode.MERGE);
+        StreamSchema keyless =
+                new StreamSchema("logs", List.of(Column.of("line", DataType.STRING)), List.of());
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            assertThatThrownBy(() -> writer.write(new SchemaChange(keyless), null))
+                    .isInstanceOf(SqlSinkException.class)
+                    .hasMessage(
+                            "write_mode merge upserts on the source's primary key, and stream"
+                                    + " logs has none: give the source table a primary key, or"
+                                    + " use write_mode append or replace for pipeline p");
+        }
+    }
+
+    @Test
+    void aTypeChangeTheTargetCannotTakeFailsBeforeAnyRowIsStaged() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.APPEND);
+        TestPg.exec("CREATE TABLE " + pg.table("orders") + " (id bigint, amount boolean)");
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            assertThatThrownBy(() -> writer.write(new SchemaChange(ORDERS), null))
+                    .isInstanceOf(TargetTables.SchemaConflictException.class)
+                    .hasMessageStartingWith(
+                            "Cannot load stream orders into "
+                                    + pg.table("orders")
+                                    + ": column \"amount\" is boolean there, and the stream now"
+                                    + " sends INT32 values");
+        }
+        assertThat(pg.staging()).isEmpty();
+    }
+
+    @Test
+    void aCommitWhoseStagingTableVanishedFailsInsteadOfLosingRowsSilently() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.APPEND);
+        Collection<SqlCommittable> committables;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 10);
+            committables = writer.prepareCommit();
+        }
+        TestPg.exec("DROP TABLE " + pg.table(pg.staging().get(0)));
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThatThrownBy(() -> commit(committer, committables))
+                    .hasMessageContaining("is gone, and")
+                    .hasMessageContaining("records no commit of it");
+        }
+    }
+
+    @Test
+    void replaceInAContinuousRunIsAConfigurationErrorBeforeAnythingStarts() {
+        assertThatThrownBy(() -> pg.prepare("p", false, WriteMode.REPLACE))
+                .isInstanceOf(io.skippr.config.ConfigException.class)
+                .hasMessageContaining(
+                        "pipelines.p.write_mode: replace loads a whole run into a new table and"
+                                + " swaps it in, so it needs a bounded run: sync with --once");
+    }
+}

@@ -1,0 +1,59 @@
+package io.skippr.sinks.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.StreamSchema;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SqlCommittableSerializerTest {
+    private final SqlCommittableSerializer serializer = new SqlCommittableSerializer();
+
+    @Test
+    void committablesRoundTripWithTheirSchema() throws IOException {
+        StreamSchema schema =
+                new StreamSchema(
+                        "ünïcödé \"orders\"",
+                        List.of(
+                                Column.of("id", DataType.INT64),
+                                new Column("amount", DataType.decimal(12, 2), false),
+                                Column.of("c".repeat(70_000), DataType.STRING)),
+                        List.of("id"),
+                        "amount");
+        SqlCommittable rows =
+                new SqlCommittable(
+                        SqlCommittable.Kind.ROWS,
+                        3,
+                        1,
+                        2,
+                        40,
+                        5,
+                        7,
+                        schema.stream(),
+                        schema,
+                        "_skippr_stage_x",
+                        99,
+                        "12.50",
+                        "DECIMAL");
+        SqlCommittable end = SqlCommittable.end(3, 1, 2, 0, 0);
+
+        for (SqlCommittable c : List.of(rows, end)) {
+            assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(c)))
+                    .isEqualTo(c);
+        }
+        assertThat(rows.checkpoint()).isEqualTo(46);
+    }
+
+    @Test
+    void anUnknownVersionIsAClearError() {
+        assertThatThrownBy(() -> serializer.deserialize(9, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessage(
+                        "cannot read a SQL sink committable of version 9; this Skippr reads"
+                                + " version 1");
+    }
+}
