@@ -1,0 +1,83 @@
+package io.skippr.conformance;
+
+import io.skippr.config.catalog.Guarantee;
+import io.skippr.core.naming.Names;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The DuckDB sink, read back from its database file through JDBC, in read-only transactions.
+ *
+ * <p>The kit runs the sink in this JVM, and DuckDB refuses a second instance of an open file with
+ * another configuration in the same process: a connection opened with {@code duckdb.read_only}
+ * while the job starts would make the sink's writers fail to open the file (and the other way
+ * round). So the fixture connects with the default configuration, which the driver's instance cache
+ * serves from the sink's own open instance, and reads inside {@code BEGIN TRANSACTION READ ONLY}:
+ * it sees committed data only and cannot write.
+ */
+final class DuckDbFixture implements SinkFixture {
+    @Override
+    public String sinkYaml(Path dir) {
+        return "    DuckDB: {path: warehouse.duckdb, schema: raw}\n";
+    }
+
+    @Override
+    public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
+        Path file = dir.resolve("warehouse.duckdb");
+        try (Connection c = open(file);
+                Statement st = c.createStatement()) {
+            st.execute("BEGIN TRANSACTION READ ONLY");
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT * FROM raw.\""
+                                    + Names.snake(stream).replace("\"", "\"\"")
+                                    + "\"")) {
+                ResultSetMetaData meta = rs.getMetaData();
+                List<Map<String, Object>> rows = new ArrayList<>();
+                while (rs.next()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    for (int i = 1; i <= meta.getColumnCount(); i++) {
+                        row.put(meta.getColumnLabel(i), rs.getObject(i));
+                    }
+                    rows.add(row);
+                }
+                return rows;
+            } finally {
+                st.execute("ROLLBACK");
+            }
+        }
+    }
+
+    /**
+     * A connection with the driver's default configuration, the one the sink uses: in this JVM it
+     * shares the sink's open instance instead of racing it for the file.
+     */
+    private static Connection open(Path file) throws SQLException {
+        return DriverManager.getConnection("jdbc:duckdb:" + file);
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
+    }
+
+    @Override
+    public Set<String> writeModes() {
+        return Set.of("append", "merge", "replace");
+    }
+
+    @Override
+    public boolean storesExtremeTimestamps() {
+        return false; // 64-bit microseconds: 294247 AD at most
+    }
+}

@@ -1,0 +1,44 @@
+package io.skippr.sinks.duckdb;
+
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.WriteMode;
+import java.nio.file.Path;
+
+/**
+ * The {@code DuckDB} data sink: exactly-once into a DuckDB database file, through appender-loaded
+ * staging tables and one transaction per commit (see {@code docs/connectors/duckdb.md}). Its paired
+ * DuckDB schema sink needs no operator of its own: the commit transaction creates and evolves the
+ * tables.
+ */
+public final class DuckDbSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "DuckDB";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return sink(
+                DuckDbDatabase.file(Path.of(s.requireString("path"))),
+                context,
+                s.string("schema").orElse("main"));
+    }
+
+    /** A DuckDB-family sink into {@code database}: shared by DuckDB and MotherDuck. */
+    public static SkipprSink sink(DuckDbDatabase database, SinkContext context, String schema) {
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database,
+                        context.pipeline(),
+                        context.entry(),
+                        schema,
+                        context.bounded(),
+                        WriteMode.of(context.writeMode())),
+                new DuckDbRowCheck());
+    }
+}

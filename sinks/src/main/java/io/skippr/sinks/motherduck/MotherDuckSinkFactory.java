@@ -1,0 +1,30 @@
+package io.skippr.sinks.motherduck;
+
+import io.skippr.config.Secret;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.duckdb.DuckDbSinkFactory;
+
+/**
+ * The {@code MotherDuck} data sink: the DuckDB sink over {@code md:<database>} (see {@code
+ * docs/connectors/motherduck.md}; untested against the service).
+ */
+public final class MotherDuckSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "MotherDuck";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return DuckDbSinkFactory.sink(
+                MotherDuckDatabases.of(
+                        s.requireString("database"),
+                        s.secret("token").map(Secret::reveal).orElse(null)),
+                context,
+                s.string("schema").orElse("main"));
+    }
+}
