@@ -63,6 +63,11 @@ public final class SqlCommitter implements Committer<SqlCommittable> {
         for (Map.Entry<List<Long>, List<CommitRequest<SqlCommittable>>> group : groups.entrySet()) {
             commit(group.getKey(), group.getValue());
         }
+        if (scope == Scope.RUN) {
+            // A bounded run commits once. Flink 2.1's global committer operator never calls
+            // close(), so release the connection (and DuckDB's file lock) now.
+            closeConnection();
+        }
     }
 
     private static final java.util.Comparator<List<Long>> KEYS =
