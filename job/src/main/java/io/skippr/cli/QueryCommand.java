@@ -2,7 +2,9 @@ package io.skippr.cli;
 
 import io.skippr.config.Config;
 import io.skippr.config.ConfigException;
+import io.skippr.config.ConfiguredPipeline;
 import io.skippr.config.model.PipelineDef;
+import io.skippr.config.model.ResolvedSettings;
 import io.skippr.job.StateDirs;
 import io.skippr.job.query.WalQuery;
 import java.nio.file.Path;
@@ -19,7 +21,8 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = {
             "Runs SQL (DuckDB's dialect) over the records a pipeline without a data sink keeps in"
-                    + " its WAL store; each stream is a view named after it.",
+                    + " its WAL store (each stream is a view named after it), or over the"
+                    + " database file of a pipeline's DuckDB data sink.",
             "Example: skipprd query --pipeline orders \"SELECT count(*) FROM orders\""
         })
 final class QueryCommand implements Callable<Integer> {
@@ -45,16 +48,21 @@ final class QueryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Config cfg = context.loadConfig(config);
-        PipelineDef def = cfg.getPipeline(pipeline).definition();
-        if (def.dataSink() != null) {
-            throw new UsageException(
-                    "pipeline '"
-                            + pipeline
-                            + "' loads data_sinks."
-                            + def.dataSink()
-                            + "; query it there. skipprd query reads the WAL store of"
-                            + " pipelines without a data sink");
+        ConfiguredPipeline configured = cfg.getPipeline(pipeline);
+        PipelineDef def = configured.definition();
+        try {
+            if (def.dataSink() == null) {
+                context.out.print(WalQuery.table(wal(cfg)));
+            } else {
+                context.out.print(WalQuery.table(duckDbSink(configured, def)));
+            }
+        } catch (SQLException e) {
+            throw ConfigException.of("query", firstLine(e.getMessage()));
         }
+        return Skipprd.OK;
+    }
+
+    private WalQuery.Result wal(Config cfg) throws SQLException {
         Path stateDir = StateDirs.of(cfg.path(), pipeline, context.env);
         List<String> streams = WalQuery.streams(stateDir);
         if (streams.isEmpty()) {
@@ -67,13 +75,41 @@ final class QueryCommand implements Callable<Integer> {
                             + " --once first");
         }
         try {
-            context.out.print(WalQuery.table(WalQuery.run(stateDir, sql)));
+            return WalQuery.run(stateDir, sql);
         } catch (SQLException e) {
             throw ConfigException.of(
                     "query",
                     firstLine(e.getMessage()) + " (streams: " + String.join(", ", streams) + ")");
         }
-        return Skipprd.OK;
+    }
+
+    /** A pipeline loading DuckDB is queried in its database file, read-only. */
+    private WalQuery.Result duckDbSink(ConfiguredPipeline configured, PipelineDef def)
+            throws SQLException {
+        ResolvedSettings sink = configured.resolve(context.env).dataSink();
+        if (!sink.entry().kind().name().equals("DuckDB")) {
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' loads data_sinks."
+                            + def.dataSink()
+                            + " ("
+                            + sink.entry().kind().name()
+                            + "); query it there."
+                            + " skipprd query reads the WAL store of pipelines without a data sink, or"
+                            + " the database file of a DuckDB data sink");
+        }
+        Path file = Path.of(sink.requireString("path"));
+        if (!java.nio.file.Files.exists(file)) {
+            throw new UsageException(
+                    "the DuckDB database "
+                            + file
+                            + " does not exist yet; run"
+                            + " skipprd sync --pipeline "
+                            + pipeline
+                            + " --once first");
+        }
+        return WalQuery.runOnDuckDb(file, sink.string("schema").orElse("main"), sql);
     }
 
     private static String firstLine(String message) {

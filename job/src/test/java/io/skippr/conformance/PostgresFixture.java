@@ -17,16 +17,23 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** The PostgreSQL sink, loading a schema of its own on the test server. */
 final class PostgresFixture implements SinkFixture {
-    private final String schema = "skippr_kit_dst_" + Long.toHexString(
-            ThreadLocalRandom.current().nextLong() >>> 24);
+    private final String schema =
+            "skippr_kit_dst_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 24);
 
     @Override
     public String sinkYaml(Path dir) {
-        return "    Postgres:\n      host: " + SourceTable.env("SKIPPR_TEST_PG_HOST")
-                + "\n      port: " + SourceTable.env("SKIPPR_TEST_PG_PORT") + "\n      user: "
-                + SourceTable.env("SKIPPR_TEST_PG_USER") + "\n      password: ${KIT_DST_PW}\n"
-                + "      database: " + SourceTable.env("SKIPPR_TEST_PG_DATABASE")
-                + "\n      schema: " + schema + "\n      sslmode: disable\n";
+        return "    Postgres:\n      host: "
+                + SourceTable.env("SKIPPR_TEST_PG_HOST")
+                + "\n      port: "
+                + SourceTable.env("SKIPPR_TEST_PG_PORT")
+                + "\n      user: "
+                + SourceTable.env("SKIPPR_TEST_PG_USER")
+                + "\n      password: ${KIT_DST_PW}\n"
+                + "      database: "
+                + SourceTable.env("SKIPPR_TEST_PG_DATABASE")
+                + "\n      schema: "
+                + schema
+                + "\n      sslmode: disable\n";
     }
 
     @Override
@@ -35,18 +42,29 @@ final class PostgresFixture implements SinkFixture {
     }
 
     private static Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://"
-                + SourceTable.env("SKIPPR_TEST_PG_HOST") + ":"
-                + SourceTable.env("SKIPPR_TEST_PG_PORT") + "/"
-                + SourceTable.env("SKIPPR_TEST_PG_DATABASE") + "?sslmode=disable",
-                SourceTable.env("SKIPPR_TEST_PG_USER"), SourceTable.env("SKIPPR_TEST_PG_PASSWORD"));
+        return DriverManager.getConnection(
+                "jdbc:postgresql://"
+                        + SourceTable.env("SKIPPR_TEST_PG_HOST")
+                        + ":"
+                        + SourceTable.env("SKIPPR_TEST_PG_PORT")
+                        + "/"
+                        + SourceTable.env("SKIPPR_TEST_PG_DATABASE")
+                        + "?sslmode=disable",
+                SourceTable.env("SKIPPR_TEST_PG_USER"),
+                SourceTable.env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws SQLException {
         try (Connection c = connect();
-                ResultSet rs = c.createStatement().executeQuery("SELECT * FROM \""
-                        + schema + "\".\"" + Names.snake(stream) + "\"")) {
+                ResultSet rs =
+                        c.createStatement()
+                                .executeQuery(
+                                        "SELECT * FROM \""
+                                                + schema
+                                                + "\".\""
+                                                + Names.snake(stream)
+                                                + "\"")) {
             ResultSetMetaData meta = rs.getMetaData();
             List<Map<String, Object>> rows = new ArrayList<>();
             while (rs.next()) {

@@ -39,23 +39,41 @@ public final class WalQuery {
                                 + files
                                 + "], union_by_name = true)");
             }
-            try (ResultSet rs = st.executeQuery(sql)) {
-                ResultSetMetaData meta = rs.getMetaData();
-                List<String> columns = new ArrayList<>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    columns.add(meta.getColumnLabel(i));
-                }
-                List<List<String>> rows = new ArrayList<>();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= columns.size(); i++) {
-                        Object v = rs.getObject(i);
-                        row.add(v == null ? "NULL" : String.valueOf(v));
-                    }
-                    rows.add(row);
-                }
-                return new Result(columns, rows);
+            return execute(st, sql);
+        }
+    }
+
+    /**
+     * SQL over the DuckDB database file a DuckDB data sink loads, opened read-only, with {@code
+     * schema} as the default schema.
+     */
+    public static Result runOnDuckDb(Path database, String schema, String sql) throws SQLException {
+        java.util.Properties readOnly = new java.util.Properties();
+        readOnly.setProperty("duckdb.read_only", "true");
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:" + database, readOnly);
+                Statement st = db.createStatement()) {
+            st.execute("SET schema = " + literal(schema));
+            return execute(st, sql);
+        }
+    }
+
+    private static Result execute(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData meta = rs.getMetaData();
+            List<String> columns = new ArrayList<>();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                columns.add(meta.getColumnLabel(i));
             }
+            List<List<String>> rows = new ArrayList<>();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= columns.size(); i++) {
+                    Object v = rs.getObject(i);
+                    row.add(v == null ? "NULL" : String.valueOf(v));
+                }
+                rows.add(row);
+            }
+            return new Result(columns, rows);
         }
     }
 
