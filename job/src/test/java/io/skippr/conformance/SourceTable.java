@@ -1,52 +1,26 @@
 package io.skippr.conformance;
 
+import io.skippr.job.TestPostgres;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /** The kit's source: tables in a schema of their own on the real PostgreSQL. */
 final class SourceTable implements AutoCloseable {
-    private final String schema =
-            "skippr_kit_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 20);
+    private final TestPostgres pg = new TestPostgres("skippr_kit_");
 
-    SourceTable() throws SQLException {
-        exec("CREATE SCHEMA \"" + schema + "\"");
-    }
+    SourceTable() throws SQLException {}
 
     static String env(String name) {
-        String value = System.getenv(name);
-        if (value == null || value.isEmpty()) {
-            throw new AssertionError(
-                    name
-                            + " is not set: the sink conformance kit reads from the"
-                            + " PostgreSQL server that scripts/test starts; run it through scripts/test");
-        }
-        return value;
+        return TestPostgres.env(name);
     }
 
     Map<String, String> env() {
-        return Map.of("KIT_PG_PASSWORD", env("SKIPPR_TEST_PG_PASSWORD"));
+        return TestPostgres.passwordEnv();
     }
 
     String yaml(String table, String cursor) {
-        return "    Postgres:\n      host: "
-                + env("SKIPPR_TEST_PG_HOST")
-                + "\n      port: "
-                + env("SKIPPR_TEST_PG_PORT")
-                + "\n      user: "
-                + env("SKIPPR_TEST_PG_USER")
-                + "\n      password: ${KIT_PG_PASSWORD}\n      database: "
-                + env("SKIPPR_TEST_PG_DATABASE")
-                + "\n      schema: "
-                + schema
-                + "\n      tables: ['"
-                + table.replace("'", "''")
-                + "']\n      sslmode: disable\n"
-                + (cursor == null ? "" : "      cursor_column: " + cursor + "\n");
+        return pg.sourceYaml(table, cursor);
     }
 
     /** Rows {@code from..to-1} of an orders table: amount is id * 1.25. */
@@ -121,31 +95,12 @@ final class SourceTable implements AutoCloseable {
         return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
-    private Connection connect() throws SQLException {
-        return DriverManager.getConnection(
-                "jdbc:postgresql://"
-                        + env("SKIPPR_TEST_PG_HOST")
-                        + ":"
-                        + env("SKIPPR_TEST_PG_PORT")
-                        + "/"
-                        + env("SKIPPR_TEST_PG_DATABASE")
-                        + "?sslmode=disable",
-                env("SKIPPR_TEST_PG_USER"),
-                env("SKIPPR_TEST_PG_PASSWORD"));
-    }
-
     private void exec(String... sql) throws SQLException {
-        try (Connection c = connect();
-                Statement st = c.createStatement()) {
-            st.execute("SET search_path TO \"" + schema + "\"");
-            for (String s : sql) {
-                st.execute(s);
-            }
-        }
+        pg.exec(sql);
     }
 
     @Override
     public void close() throws SQLException {
-        exec("DROP SCHEMA \"" + schema + "\" CASCADE");
+        pg.close();
     }
 }

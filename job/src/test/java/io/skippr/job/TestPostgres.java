@@ -13,15 +13,20 @@ import java.util.concurrent.ThreadLocalRandom;
  * The real PostgreSQL that {@code scripts/test} starts ({@code SKIPPR_TEST_PG_*}); a test schema of
  * its own per test. Without the server the tests fail, never skip.
  */
-final class TestPostgres implements AutoCloseable {
-    final String schema =
-            "skippr_it_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 20);
+public final class TestPostgres implements AutoCloseable {
+    public final String schema;
 
     TestPostgres() throws SQLException {
+        this("skippr_it_");
+    }
+
+    /** A new schema named {@code prefix} and a random suffix. */
+    public TestPostgres(String prefix) throws SQLException {
+        schema = prefix + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 20);
         exec("CREATE SCHEMA \"" + schema + "\"");
     }
 
-    static String env(String name) {
+    public static String env(String name) {
         String value = System.getenv(name);
         if (value == null || value.isEmpty()) {
             throw new AssertionError(
@@ -33,7 +38,7 @@ final class TestPostgres implements AutoCloseable {
     }
 
     /** The data source entry for {@code table}, reading the password from ${PG_PASSWORD}. */
-    String sourceYaml(String table, String cursor) {
+    public String sourceYaml(String table, String cursor) {
         return "    Postgres:\n      host: "
                 + env("SKIPPR_TEST_PG_HOST")
                 + "\n      port: "
@@ -44,17 +49,17 @@ final class TestPostgres implements AutoCloseable {
                 + env("SKIPPR_TEST_PG_DATABASE")
                 + "\n      schema: "
                 + schema
-                + "\n      tables: ["
-                + table
-                + "]\n      sslmode: disable\n"
+                + "\n      tables: ['"
+                + table.replace("'", "''")
+                + "']\n      sslmode: disable\n"
                 + (cursor == null ? "" : "      cursor_column: " + cursor + "\n");
     }
 
-    static java.util.Map<String, String> passwordEnv() {
+    public static java.util.Map<String, String> passwordEnv() {
         return java.util.Map.of("PG_PASSWORD", env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return DriverManager.getConnection(
                 "jdbc:postgresql://"
                         + env("SKIPPR_TEST_PG_HOST")
@@ -67,7 +72,7 @@ final class TestPostgres implements AutoCloseable {
                 env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
-    void exec(String... sql) throws SQLException {
+    public void exec(String... sql) throws SQLException {
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             st.execute("SET search_path TO \"" + schema + "\"");

@@ -39,11 +39,6 @@ public final class DuckDbDialect implements SqlDialect {
     private static final Pattern DECIMAL = Pattern.compile("DECIMAL\\((\\d+),(\\d+)\\)");
 
     @Override
-    public String quote(String identifier) {
-        return "\"" + identifier.replace("\"", "\"\"") + "\"";
-    }
-
-    @Override
     public int maxIdentifierBytes() {
         return MAX_IDENTIFIER_BYTES;
     }

@@ -35,11 +35,6 @@ public final class PostgresDialect implements SqlDialect {
     private static final Pattern NUMERIC = Pattern.compile("numeric(?:\\((\\d+),(\\d+)\\))?");
 
     @Override
-    public String quote(String identifier) {
-        return "\"" + identifier.replace("\"", "\"\"") + "\"";
-    }
-
-    @Override
     public int maxIdentifierBytes() {
         return MAX_IDENTIFIER_BYTES;
     }

@@ -15,7 +15,9 @@ import java.util.stream.Collectors;
 public interface SqlDialect extends Serializable {
 
     /** A quoted identifier, safe for any name the database allows. */
-    String quote(String identifier);
+    default String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
 
     default String qualified(String schema, String table) {
         return quote(schema) + "." + quote(table);
