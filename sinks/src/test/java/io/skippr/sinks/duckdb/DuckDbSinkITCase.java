@@ -63,9 +63,10 @@ class DuckDbSinkITCase {
      * the rest of the JVM stays open with it).
      */
     @AfterEach
-    void released() throws InterruptedException {
+    void released() {
         for (int i = 0; i < 100 && DuckDbInstances.users(duck.database().url()) > 1; i++) {
-            Thread.sleep(50); // Flink may close the last operators just after the job finished
+            // Flink may close the last operators just after the job finished: poll, up to 5 s
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
         }
         assertThat(DuckDbInstances.users(duck.database().url())).isLessThanOrEqualTo(1);
     }

@@ -333,7 +333,8 @@ class LocalFileSourceITCase {
         public SourceRecord map(SourceRecord value) throws Exception {
             seen++;
             if (seenAtCheckpoint < 0 && seen > 1_000) {
-                Thread.sleep(1); // throttle the chained source until a checkpoint completes
+                // throttle the chained source until a checkpoint completes
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
             }
             if (seenAtCheckpoint > 0
                     && seen > seenAtCheckpoint + 500
