@@ -31,6 +31,8 @@ public final class EmbeddedRunner implements AutoCloseable {
     private final Configuration conf;
     private MiniCluster cluster;
     private volatile JobID job;
+    private volatile boolean stopping;
+    private Map<String, Map<String, Long>> currentOrLast = Map.of();
 
     public EmbeddedRunner(PipelineGraph.Request request) {
         this.request = request;
@@ -88,10 +90,22 @@ public final class EmbeddedRunner implements AutoCloseable {
             try {
                 result.get(1, java.util.concurrent.TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
-                progress.accept(currentCounters());
+                Map<String, Map<String, Long>> now = currentCounters();
+                if (!now.isEmpty()) {
+                    currentOrLast = now;
+                }
+                progress.accept(currentOrLast);
             }
         }
         JobResult jobResult = result.get();
+        if (stopping
+                && jobResult.getApplicationStatus()
+                        == org.apache.flink.runtime.clusterframework.ApplicationStatus.CANCELED) {
+            LOG.info(
+                    "Pipeline {} stopped; it resumes from its last checkpoint on the next start",
+                    request.pipeline().name());
+            return currentOrLast;
+        }
         ClassLoader loader = getClass().getClassLoader();
         JobExecutionResult done = jobResult.toJobExecutionResult(loader);
         Map<String, Map<String, Long>> counters =
@@ -117,6 +131,7 @@ public final class EmbeddedRunner implements AutoCloseable {
 
     /** Cancels the running job; its checkpoints are retained for the next start. */
     public void cancel(Duration timeout) {
+        stopping = true;
         JobID running = job;
         if (cluster != null && running != null) {
             try {
