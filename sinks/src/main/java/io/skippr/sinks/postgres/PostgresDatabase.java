@@ -1,5 +1,6 @@
 package io.skippr.sinks.postgres;
 
+import io.skippr.core.postgres.PgDataSources;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
 import io.skippr.sinks.sql.StagingLoader;
@@ -23,7 +24,6 @@ public record PostgresDatabase(
         String host, int port, String database, String user, String password, String sslmode)
         implements SqlDatabase {
     private static final long serialVersionUID = 1L;
-    private static final int CONNECT_TIMEOUT_SECONDS = 30;
     private static final PostgresDialect DIALECT = new PostgresDialect();
     private static final Pattern DENIED =
             Pattern.compile("permission denied for (schema|database|table|relation) (.+)");
@@ -37,19 +37,7 @@ public record PostgresDatabase(
 
     @Override
     public Connection connect() throws IOException {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setServerNames(new String[] {host});
-        ds.setPortNumbers(new int[] {port});
-        ds.setDatabaseName(database);
-        ds.setUser(user);
-        if (password != null) {
-            ds.setPassword(password);
-        }
-        ds.setSslMode(sslmode == null ? "prefer" : sslmode);
-        ds.setApplicationName("skippr");
-        ds.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
-        ds.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);
-        ds.setTcpKeepAlive(true);
+        PGSimpleDataSource ds = PgDataSources.of(host, port, database, user, password, sslmode);
         Connection connection;
         try {
             connection = ds.getConnection();

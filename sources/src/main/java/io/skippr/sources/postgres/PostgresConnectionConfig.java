@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.core.postgres.PgDataSources;
 import java.io.IOException;
 import java.io.Serializable;
 import java.sql.Connection;
@@ -15,23 +16,9 @@ public record PostgresConnectionConfig(
         String host, int port, String database, String user, String password, String sslmode)
         implements Serializable {
 
-    private static final int CONNECT_TIMEOUT_SECONDS = 30;
-
     /** Opens a connection whose session prints values deterministically (UTC, ISO styles). */
     public Connection connect() throws IOException {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setServerNames(new String[] {host});
-        ds.setPortNumbers(new int[] {port});
-        ds.setDatabaseName(database);
-        ds.setUser(user);
-        if (password != null) {
-            ds.setPassword(password);
-        }
-        ds.setSslMode(sslmode == null ? "prefer" : sslmode);
-        ds.setApplicationName("skippr");
-        ds.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
-        ds.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);
-        ds.setTcpKeepAlive(true);
+        PGSimpleDataSource ds = PgDataSources.of(host, port, database, user, password, sslmode);
         // Text transfer everywhere: values are parsed from PostgreSQL's own text form.
         ds.setBinaryTransfer(false);
         Connection connection;
