@@ -2,6 +2,7 @@ package io.skippr.cli;
 
 import io.skippr.config.Config;
 import io.skippr.config.ConfiguredPipeline;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.job.EmbeddedRunner;
 import io.skippr.job.PipelineGraph;
 import io.skippr.job.Progress;
@@ -61,7 +62,8 @@ final class SyncCommand implements Callable<Integer> {
         Path stateDir = StateDirs.of(cfg.path(), pipeline, context.env);
         Logs.configure(stateDir, log);
         PipelineGraph.Request request =
-                new PipelineGraph.Request(configured, once, context.env, stateDir);
+                new PipelineGraph.Request(
+                        configured, once, context.env, stateDir, FailPoint.fromSystemProperty());
         try (EmbeddedRunner runner = new EmbeddedRunner(request)) {
             String ui = runner.start();
             context.err.println("Flink web UI: " + ui);

@@ -2,32 +2,31 @@ package io.skippr.job;
 
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.FailPoint;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.apache.flink.api.common.functions.MapFunction;
 
 /**
- * For recovery tests: an operator that throws once, when a subtask has passed {@code afterRows}
- * rows. A marker file remembers the failure across the restart it causes.
+ * For recovery tests: the operator that fires a {@link FailPoint.Stage#MID_BATCH} fail point when a
+ * subtask passes its nth row, in the middle of a checkpoint's batch.
  */
-public final class FaultInjection implements MapFunction<SourceRecord, SourceRecord> {
+final class FaultInjection implements MapFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
 
-    private final long afterRows;
-    private final String marker;
-    private transient long rows;
+    private final FailPoint failPoint;
+    private transient FailPoint.Trigger trigger;
 
-    public FaultInjection(long afterRows, Path marker) {
-        this.afterRows = afterRows;
-        this.marker = marker.toString();
+    FaultInjection(FailPoint failPoint) {
+        this.failPoint = failPoint;
     }
 
     @Override
     public SourceRecord map(SourceRecord record) throws IOException {
-        if (record instanceof Row && ++rows == afterRows && !Files.exists(Path.of(marker))) {
-            Files.createFile(Path.of(marker));
-            throw new IOException("injected failure after " + afterRows + " rows");
+        if (record instanceof Row) {
+            if (trigger == null) {
+                trigger = failPoint.trigger();
+            }
+            trigger.reached(FailPoint.Stage.MID_BATCH);
         }
         return record;
     }

@@ -5,6 +5,7 @@ import io.skippr.config.model.ResolvedPipeline;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.serde.SerializerTypeInfo;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.core.spi.SourceContext;
@@ -28,17 +29,17 @@ public final class PipelineGraph {
     /**
      * What to run: a pipeline of a config, bounded or not, with the environment to resolve.
      *
-     * @param fault a failure to inject, for recovery tests; null in real runs
+     * @param failPoint a failure to inject, for recovery tests; {@link FailPoint#NONE} in real runs
      */
     public record Request(
             ConfiguredPipeline pipeline,
             boolean once,
             Map<String, String> env,
             Path stateDir,
-            FaultInjection fault) {
+            FailPoint failPoint) {
         public Request(
                 ConfiguredPipeline pipeline, boolean once, Map<String, String> env, Path stateDir) {
-            this(pipeline, once, env, stateDir, null);
+            this(pipeline, once, env, stateDir, FailPoint.NONE);
         }
     }
 
@@ -77,10 +78,12 @@ public final class PipelineGraph {
                         .uid(uid(name, "normalise"))
                         .name(uid(name, "normalise"));
         DataStream<SourceRecord> checked = normalised;
-        if (request.fault() != null) {
+        if (request.failPoint().at(FailPoint.Stage.MID_BATCH)) {
             checked =
                     normalised
-                            .map(request.fault(), SerializerTypeInfo.SOURCE_RECORD)
+                            .map(
+                                    new FaultInjection(request.failPoint()),
+                                    SerializerTypeInfo.SOURCE_RECORD)
                             .uid(uid(name, "fault"))
                             .name(uid(name, "fault"));
         }
@@ -134,7 +137,13 @@ public final class PipelineGraph {
             return new WalStore(request.stateDir())
                     .sink(
                             new SinkContext(
-                                    name, "wal", null, request.once(), request.stateDir(), mode));
+                                    name,
+                                    "wal",
+                                    null,
+                                    request.once(),
+                                    request.stateDir(),
+                                    mode,
+                                    request.failPoint()));
         }
         ResolvedSettings sink = run.dataSink();
         return Connectors.sink(sink.entry().kind().name())
@@ -145,6 +154,7 @@ public final class PipelineGraph {
                                 sink,
                                 request.once(),
                                 request.stateDir(),
-                                mode));
+                                mode,
+                                request.failPoint()));
     }
 }

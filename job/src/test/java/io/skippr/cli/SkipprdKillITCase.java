@@ -6,7 +6,6 @@ import io.skippr.job.ShopFiles;
 import io.skippr.sinks.files.CommitLog;
 import java.io.File;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,8 +14,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -99,29 +98,20 @@ class SkipprdKillITCase {
     }
 
     private Process skipprd(String name) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-                .forEach(command::add);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(Skipprd.class.getName());
-        command.addAll(
-                List.of(
-                        "sync",
-                        "--pipeline",
-                        "orders",
-                        "--config",
-                        dir.resolve("skippr.yml").toString()));
-        ProcessBuilder builder =
-                new ProcessBuilder(command)
-                        .directory(dir.toFile())
-                        .redirectErrorStream(true)
-                        .redirectOutput(dir.resolve(name + ".out").toFile());
-        builder.environment().put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        builder.environment().put("SKIPPR_FLINK_CONF_DIR", dir.resolve("flink-conf").toString());
-        return builder.start();
+        return SkipprdProcess.start(
+                dir,
+                name,
+                Map.of(
+                        "SKIPPR_STATE_DIR",
+                        dir.resolve("state").toString(),
+                        "SKIPPR_FLINK_CONF_DIR",
+                        dir.resolve("flink-conf").toString()),
+                List.of(),
+                "sync",
+                "--pipeline",
+                "orders",
+                "--config",
+                dir.resolve("skippr.yml").toString());
     }
 
     private void await(BooleanSupplier condition, Process process, String what) throws Exception {
@@ -146,7 +136,7 @@ class SkipprdKillITCase {
 
     private String output() throws Exception {
         StringBuilder text = new StringBuilder();
-        for (String name : List.of("first.out", "second.out")) {
+        for (String name : List.of("first.out", "first.err", "second.out", "second.err")) {
             File f = dir.resolve(name).toFile();
             if (f.exists()) {
                 text.append(Files.readString(f.toPath()));

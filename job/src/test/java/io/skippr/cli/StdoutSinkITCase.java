@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.ShopFiles;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -35,31 +34,20 @@ class StdoutSinkITCase {
                   screen:
                     Stdout: {}
                 """);
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-                .forEach(command::add);
-        command.addAll(
-                List.of(
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        Skipprd.class.getName(),
+        Process process =
+                SkipprdProcess.start(
+                        dir,
+                        "sync",
+                        Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
+                        List.of(),
                         "sync",
                         "--pipeline",
                         "orders",
-                        "--once"));
-        ProcessBuilder builder =
-                new ProcessBuilder(command)
-                        .directory(dir.toFile())
-                        .redirectOutput(dir.resolve("stdout").toFile())
-                        .redirectError(dir.resolve("stderr").toFile());
-        builder.environment().put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        Process process = builder.start();
+                        "--once");
 
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(Files.readString(dir.resolve("stderr"))).isZero();
-        List<String> lines = Files.readAllLines(dir.resolve("stdout"));
+        assertThat(process.exitValue()).as(Files.readString(dir.resolve("sync.err"))).isZero();
+        List<String> lines = Files.readAllLines(dir.resolve("sync.out"));
         assertThat(lines).hasSize(300);
         ObjectMapper json = new ObjectMapper();
         Set<String> ids = new HashSet<>();
@@ -72,7 +60,7 @@ class StdoutSinkITCase {
         }
         assertThat(ids).hasSize(300);
         assertThat(sum).isEqualTo(ShopFiles.idSum(1, 301));
-        assertThat(Files.readString(dir.resolve("stderr")))
+        assertThat(Files.readString(dir.resolve("sync.err")))
                 .contains("Pipeline sync complete: 1 streams, 300 records read, 300 written");
     }
 }

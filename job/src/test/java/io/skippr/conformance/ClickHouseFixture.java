@@ -2,7 +2,6 @@ package io.skippr.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.skippr.config.catalog.Guarantee;
 import io.skippr.core.naming.Names;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +17,11 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** The ClickHouse sink, read back over HTTP with FINAL (deduplicated by _skippr_id). */
 final class ClickHouseFixture implements SinkFixture {
+    @Override
+    public String kind() {
+        return "ClickHouse";
+    }
+
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private final String database =
             "skippr_kit_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 24);
@@ -95,11 +99,6 @@ final class ClickHouseFixture implements SinkFixture {
             throw new IllegalStateException(response.body());
         }
         return response.body();
-    }
-
-    @Override
-    public Guarantee guarantee() {
-        return Guarantee.DEDUPLICATED;
     }
 
     @Override

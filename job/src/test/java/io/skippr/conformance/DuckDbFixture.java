@@ -1,6 +1,5 @@
 package io.skippr.conformance;
 
-import io.skippr.config.catalog.Guarantee;
 import io.skippr.core.naming.Names;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,6 +25,11 @@ import java.util.Set;
  * it sees committed data only and cannot write.
  */
 final class DuckDbFixture implements SinkFixture {
+    @Override
+    public String kind() {
+        return "DuckDB";
+    }
+
     @Override
     public String sinkYaml(Path dir) {
         return "    DuckDB: {path: warehouse.duckdb, schema: raw}\n";
@@ -64,11 +68,6 @@ final class DuckDbFixture implements SinkFixture {
      */
     private static Connection open(Path file) throws SQLException {
         return DriverManager.getConnection("jdbc:duckdb:" + file);
-    }
-
-    @Override
-    public Guarantee guarantee() {
-        return Guarantee.EXACTLY_ONCE;
     }
 
     @Override

@@ -1,13 +1,15 @@
 package io.skippr.conformance;
 
-import io.skippr.config.catalog.Guarantee;
-import io.skippr.core.naming.Names;
+import io.skippr.sinks.sql.SqlNames;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +19,13 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** The PostgreSQL sink, loading a schema of its own on the test server. */
 final class PostgresFixture implements SinkFixture {
+    private static final SqlNames NAMES = new SqlNames(63);
+
+    @Override
+    public String kind() {
+        return "Postgres";
+    }
+
     private final String schema =
             "skippr_kit_dst_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 24);
 
@@ -63,14 +72,14 @@ final class PostgresFixture implements SinkFixture {
                                         "SELECT * FROM \""
                                                 + schema
                                                 + "\".\""
-                                                + Names.snake(stream)
+                                                + table(stream).replace("\"", "\"\"")
                                                 + "\"")) {
             ResultSetMetaData meta = rs.getMetaData();
             List<Map<String, Object>> rows = new ArrayList<>();
             while (rs.next()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    row.put(meta.getColumnLabel(i), rs.getObject(i));
+                    row.put(meta.getColumnLabel(i), value(rs, i, meta.getColumnTypeName(i)));
                 }
                 rows.add(row);
             }
@@ -78,9 +87,24 @@ final class PostgresFixture implements SinkFixture {
         }
     }
 
+    /** Times and timestamps with their microseconds, which {@code java.sql.Time} drops. */
+    private static Object value(ResultSet rs, int i, String type) throws SQLException {
+        return switch (type) {
+            case "time" -> rs.getObject(i, LocalTime.class);
+            case "timestamp" -> rs.getObject(i, LocalDateTime.class);
+            case "timestamptz" -> rs.getObject(i, OffsetDateTime.class);
+            default -> rs.getObject(i);
+        };
+    }
+
     @Override
-    public Guarantee guarantee() {
-        return Guarantee.EXACTLY_ONCE;
+    public String table(String stream) {
+        return NAMES.table(stream);
+    }
+
+    @Override
+    public String column(String column) {
+        return NAMES.column(column);
     }
 
     @Override

@@ -1,15 +1,22 @@
 package io.skippr.conformance;
 
-import io.skippr.config.catalog.Guarantee;
+import io.skippr.core.naming.Names;
+import io.skippr.core.record.DataType;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a destination tells the conformance kit: how to configure it and how to read back what it
- * holds. One small implementation per destination.
+ * holds. One small implementation per destination; its guarantee is the one its kind states in the
+ * catalog.
  */
 public interface SinkFixture {
+    /** The data sink kind, as written in skippr.yml: {@code Postgres}. */
+    String kind();
+
     /**
      * The body of a {@code data_sinks} entry, indented by four spaces, such as a Postgres block.
      */
@@ -26,12 +33,19 @@ public interface SinkFixture {
      */
     List<Map<String, Object>> rows(Path dir, String stream) throws Exception;
 
-    /** The guarantee the destination states, which the kit holds it to. */
-    Guarantee guarantee();
+    /** The name a stream's table (or folder) lands under, as the destination's docs say. */
+    default String table(String stream) {
+        return Names.snake(stream);
+    }
+
+    /** The name a source column lands under, as the destination's docs say. */
+    default String column(String column) {
+        return column;
+    }
 
     /** The write modes the destination supports; the others must be refused clearly. */
-    default java.util.Set<String> writeModes() {
-        return java.util.Set.of("append");
+    default Set<String> writeModes() {
+        return Set.of("append");
     }
 
     /**
@@ -41,6 +55,25 @@ public interface SinkFixture {
     default boolean storesExtremeTimestamps() {
         return true;
     }
+
+    /**
+     * A value of the type matrix as it lands, in {@link Canonical} form, where the destination's
+     * docs state a difference (ClickHouse keeps whole seconds); the same value elsewhere.
+     */
+    default String landed(DataType.Kind kind, String canonical) {
+        return canonical;
+    }
+
+    /**
+     * Starts capturing what runs in this JVM write, for a destination that is this process's output
+     * (Stdout); closing stops it. Others have nothing to capture.
+     */
+    default AutoCloseable capture(Path dir) throws IOException {
+        return () -> {};
+    }
+
+    /** Takes a finished {@code skipprd} process's standard output, for the same destinations. */
+    default void collect(Path dir, Path processOutput) throws IOException {}
 
     /** Releases what the fixture created (schemas, tables). */
     default void close() throws Exception {}

@@ -95,7 +95,25 @@ final class SourceTable implements AutoCloseable {
         return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
-    private void exec(String... sql) throws SQLException {
+    /** Sets {@code status} of rows {@code from..to-1}, moving their cursor past every insert. */
+    void update(String table, long from, long to, String status) throws SQLException {
+        exec(
+                "UPDATE "
+                        + quote(table)
+                        + " SET status = '"
+                        + status.replace("'", "''")
+                        + "', updated_at = timestamptz '2026-11-20 00:00:00Z' + id * interval '1"
+                        + " second' WHERE id >= "
+                        + from
+                        + " AND id < "
+                        + to);
+    }
+
+    void delete(String table, long from, long to) throws SQLException {
+        exec("DELETE FROM " + quote(table) + " WHERE id >= " + from + " AND id < " + to);
+    }
+
+    void exec(String... sql) throws SQLException {
         pg.exec(sql);
     }
 

@@ -11,6 +11,7 @@ import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.core.record.Undecodable;
 import io.skippr.core.serde.SerializerTypeInfo;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import java.nio.file.Path;
@@ -68,7 +69,9 @@ class DeadletterStagesITCase {
         SingleOutputStreamOperator<SourceRecord> normalised =
                 source.process(new Normaliser("p"), SerializerTypeInfo.SOURCE_RECORD);
         var loadCheck =
-                FileSinks.sink(FileSinks.prepare(dir, "p", true, FileFormat.PARQUET, null))
+                FileSinks.sink(
+                                FileSinks.prepare(dir, "p", true, FileFormat.PARQUET, null),
+                                FailPoint.NONE)
                         .loadCheck();
         SingleOutputStreamOperator<SourceRecord> loadable =
                 normalised.process(

@@ -3,6 +3,7 @@ package io.skippr.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.skippr.config.Config;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.job.query.WalQuery;
 import io.skippr.sinks.files.CommitLog;
 import java.math.BigDecimal;
@@ -59,7 +60,7 @@ class PipelineFilesITCase {
         return env;
     }
 
-    private PipelineGraph.Request request(Config cfg, boolean once, FaultInjection fault) {
+    private PipelineGraph.Request request(Config cfg, boolean once, FailPoint fault) {
         return new PipelineGraph.Request(
                 cfg.getPipeline("orders"), once, Map.of(), dir.resolve("state"), fault);
     }
@@ -97,7 +98,7 @@ class PipelineFilesITCase {
                     LocalFile: {path: in/*.csv, format: csv, stream: orders}
                 """);
         StreamExecutionEnvironment env = env(false);
-        PipelineGraph.build(env, request(cfg, true, null));
+        PipelineGraph.build(env, request(cfg, true, FailPoint.NONE));
 
         try (LogCapture log = new LogCapture(DiscardedDeadletters.class)) {
             var result = env.execute("files to wal");
@@ -147,7 +148,7 @@ class PipelineFilesITCase {
                     LocalFile: {path: rejects, format: jsonl}
                 """);
         StreamExecutionEnvironment env = env(false);
-        PipelineGraph.build(env, request(cfg, true, null));
+        PipelineGraph.build(env, request(cfg, true, FailPoint.NONE));
         env.execute("files to local files");
 
         assertThat(
@@ -188,7 +189,9 @@ class PipelineFilesITCase {
                 """);
         StreamExecutionEnvironment env = env(true);
         Path marker = dir.resolve("failed-once");
-        PipelineGraph.build(env, request(cfg, false, new FaultInjection(700, marker)));
+        PipelineGraph.build(
+                env,
+                request(cfg, false, FailPoint.throwOnce(FailPoint.Stage.MID_BATCH, 700, marker)));
         JobClient job = env.executeAsync("continuous files");
         try {
             awaitRows(dir.resolve("out"), 2000);

@@ -12,6 +12,7 @@ import java.nio.file.Path;
  * @param bounded true for {@code --once} (batch execution)
  * @param stateDir the pipeline's state folder: WAL store, manifests, checkpoints
  * @param writeMode append, merge or replace
+ * @param failPoint a failure to inject, for recovery tests; {@link FailPoint#NONE} in real runs
  */
 public record SinkContext(
         String pipeline,
@@ -19,7 +20,18 @@ public record SinkContext(
         ResolvedSettings settings,
         boolean bounded,
         Path stateDir,
-        String writeMode) {
+        String writeMode,
+        FailPoint failPoint) {
+
+    public SinkContext(
+            String pipeline,
+            String entry,
+            ResolvedSettings settings,
+            boolean bounded,
+            Path stateDir,
+            String writeMode) {
+        this(pipeline, entry, settings, bounded, stateDir, writeMode, FailPoint.NONE);
+    }
 
     /**
      * Refuses any write mode but append, for destinations that only append (files, queues,

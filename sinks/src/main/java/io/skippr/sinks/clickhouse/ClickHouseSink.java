@@ -5,6 +5,7 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.core.spi.FailPoint;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,14 +23,16 @@ final class ClickHouseSink implements Sink<SourceRecord> {
     private static final long serialVersionUID = 1L;
 
     private final ClickHouseSettings settings;
+    private final FailPoint failPoint;
 
-    ClickHouseSink(ClickHouseSettings settings) {
+    ClickHouseSink(ClickHouseSettings settings, FailPoint failPoint) {
         this.settings = settings;
+        this.failPoint = failPoint;
     }
 
     @Override
     public SinkWriter<SourceRecord> createWriter(WriterInitContext context) {
-        return new Writer(settings, new ClickHouseHttp(settings));
+        return new Writer(settings, new ClickHouseHttp(settings), failPoint.trigger());
     }
 
     static final class Writer implements SinkWriter<SourceRecord> {
@@ -37,10 +40,12 @@ final class ClickHouseSink implements Sink<SourceRecord> {
         private final ClickHouseHttp http;
         private final ClickHouseTables tables;
         private final Map<String, Map<Long, Batch>> batches = new HashMap<>();
+        private final FailPoint.Trigger failPoint;
 
-        Writer(ClickHouseSettings settings, ClickHouseHttp http) {
+        Writer(ClickHouseSettings settings, ClickHouseHttp http, FailPoint.Trigger failPoint) {
             this.settings = settings;
             this.http = http;
+            this.failPoint = failPoint;
             this.tables = new ClickHouseTables(http, settings.database());
         }
 
@@ -92,12 +97,14 @@ final class ClickHouseSink implements Sink<SourceRecord> {
 
         /** Called at every checkpoint and at the end of input: sends every pending row. */
         @Override
-        public void flush(boolean endOfInput) throws InterruptedException {
+        public void flush(boolean endOfInput) throws IOException, InterruptedException {
+            failPoint.reached(FailPoint.Stage.BEFORE_COMMIT);
             for (Map<Long, Batch> versions : batches.values()) {
                 for (Batch batch : versions.values()) {
                     send(batch);
                 }
             }
+            failPoint.reached(FailPoint.Stage.AFTER_COMMIT);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.skippr.sinks.clickhouse;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
@@ -25,14 +26,14 @@ public final class ClickHouseSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("ClickHouse");
-        return sink(ClickHouseSettings.of(context.settings()));
+        return sink(ClickHouseSettings.of(context.settings()), context.failPoint());
     }
 
     /**
      * Checks that the server answers and takes the login, creates the database if needed, and
      * returns the sink; so a wrong host or password fails before the job starts.
      */
-    static SkipprSink sink(ClickHouseSettings settings) {
+    static SkipprSink sink(ClickHouseSettings settings, FailPoint failPoint) {
         ClickHouseHttp http = new ClickHouseHttp(settings);
         try {
             String version = http.query("SELECT version()").strip();
@@ -61,7 +62,7 @@ public final class ClickHouseSinkFactory implements SinkFactory {
 
             @Override
             public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new ClickHouseSink(settings)).uid(uid).name(uid);
+                records.sinkTo(new ClickHouseSink(settings, failPoint)).uid(uid).name(uid);
             }
         };
     }

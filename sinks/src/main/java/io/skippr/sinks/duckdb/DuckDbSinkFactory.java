@@ -39,6 +39,7 @@ public final class DuckDbSinkFactory implements SinkFactory {
                         schema,
                         context.bounded(),
                         WriteMode.of(context.writeMode())),
-                new DuckDbRowCheck());
+                new DuckDbRowCheck(),
+                context.failPoint());
     }
 }

@@ -2,6 +2,7 @@ package io.skippr.sinks.files;
 
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
 import io.skippr.core.spi.SkipprSink;
 import java.io.IOException;
@@ -82,7 +83,7 @@ public final class FileSinks {
     }
 
     /** A {@link SkipprSink} writing {@code settings}' folder through {@link TwoPhaseFileSink}. */
-    public static SkipprSink sink(FileSinkSettings settings) {
+    public static SkipprSink sink(FileSinkSettings settings, FailPoint failPoint) {
         return new SkipprSink() {
             @Override
             public Map<String, String> committedPositions() {
@@ -98,7 +99,7 @@ public final class FileSinks {
 
             @Override
             public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new TwoPhaseFileSink(settings)).uid(uid).name(uid);
+                records.sinkTo(new TwoPhaseFileSink(settings, failPoint)).uid(uid).name(uid);
             }
         };
     }

@@ -1,6 +1,7 @@
 package io.skippr.sinks.files;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.FailPoint;
 import java.io.IOException;
 import java.util.Collection;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -23,9 +24,15 @@ public final class TwoPhaseFileSink
     private static final long serialVersionUID = 1L;
 
     private final FileSinkSettings settings;
+    private final FailPoint failPoint;
 
     public TwoPhaseFileSink(FileSinkSettings settings) {
+        this(settings, FailPoint.NONE);
+    }
+
+    public TwoPhaseFileSink(FileSinkSettings settings, FailPoint failPoint) {
         this.settings = settings;
+        this.failPoint = failPoint;
     }
 
     @Override
@@ -51,7 +58,7 @@ public final class TwoPhaseFileSink
 
     @Override
     public Committer<StagedFile> createCommitter(CommitterInitContext context) {
-        return new FileCommitter(settings.commitLog());
+        return failPoint.around(new FileCommitter(settings.commitLog()));
     }
 
     @Override

@@ -27,6 +27,7 @@ public final class LocalFileSinkFactory implements SinkFactory {
                         context.pipeline(),
                         context.bounded(),
                         format,
-                        settings.string("compression").orElse(null)));
+                        settings.string("compression").orElse(null)),
+                context.failPoint());
     }
 }

@@ -37,6 +37,7 @@ public final class PostgresSinkFactory implements SinkFactory {
                         s.string("schema").orElse("public"),
                         context.bounded(),
                         WriteMode.of(context.writeMode())),
-                new PostgresRowCheck());
+                new PostgresRowCheck(),
+                context.failPoint());
     }
 }

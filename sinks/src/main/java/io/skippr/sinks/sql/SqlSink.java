@@ -1,6 +1,7 @@
 package io.skippr.sinks.sql;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.FailPoint;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
@@ -34,9 +35,15 @@ public final class SqlSink
     private static final long serialVersionUID = 1L;
 
     private final SqlSinkSettings settings;
+    private final FailPoint failPoint;
 
     public SqlSink(SqlSinkSettings settings) {
+        this(settings, FailPoint.NONE);
+    }
+
+    public SqlSink(SqlSinkSettings settings, FailPoint failPoint) {
         this.settings = settings;
+        this.failPoint = failPoint;
     }
 
     @Override
@@ -67,9 +74,10 @@ public final class SqlSink
 
     @Override
     public Committer<SqlCommittable> createCommitter(CommitterInitContext context) {
-        return new SqlCommitter(
-                settings,
-                settings.bounded() ? SqlCommitter.Scope.NONE : SqlCommitter.Scope.CHECKPOINT);
+        if (settings.bounded()) {
+            return new SqlCommitter(settings, SqlCommitter.Scope.NONE);
+        }
+        return failPoint.around(new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT));
     }
 
     @Override
@@ -83,9 +91,10 @@ public final class SqlSink
             return;
         }
         SqlSinkSettings run = settings;
+        FailPoint fail = failPoint;
         StandardSinkTopologies.addGlobalCommitter(
                 committables,
-                context -> new SqlCommitter(run, SqlCommitter.Scope.RUN),
+                context -> fail.around(new SqlCommitter(run, SqlCommitter.Scope.RUN)),
                 SqlCommittableSerializer::new);
     }
 }

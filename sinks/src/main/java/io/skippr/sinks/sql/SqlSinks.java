@@ -1,6 +1,7 @@
 package io.skippr.sinks.sql;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
 import io.skippr.core.spi.SkipprSink;
 import java.io.IOException;
@@ -79,7 +80,7 @@ public final class SqlSinks {
     }
 
     /** A {@link SkipprSink} writing through {@link SqlSink}. */
-    public static SkipprSink sink(SqlSinkSettings settings, RowCheck check) {
+    public static SkipprSink sink(SqlSinkSettings settings, RowCheck check, FailPoint failPoint) {
         return new SkipprSink() {
             @Override
             public Map<String, String> committedPositions() {
@@ -93,7 +94,7 @@ public final class SqlSinks {
 
             @Override
             public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new SqlSink(settings)).uid(uid).name(uid);
+                records.sinkTo(new SqlSink(settings, failPoint)).uid(uid).name(uid);
             }
         };
     }

@@ -4,6 +4,7 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.sinks.files.JsonText;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,18 +21,26 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 final class StdoutSink implements Sink<SourceRecord> {
     private static final long serialVersionUID = 1L;
 
+    private final FailPoint failPoint;
+
+    StdoutSink(FailPoint failPoint) {
+        this.failPoint = failPoint;
+    }
+
     @Override
     public SinkWriter<SourceRecord> createWriter(WriterInitContext context) {
-        return new Writer(System.out);
+        return new Writer(System.out, failPoint.trigger());
     }
 
     static final class Writer implements SinkWriter<SourceRecord> {
         private final PrintStream out;
         private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
         private final StringBuilder line = new StringBuilder(256);
+        private final FailPoint.Trigger failPoint;
 
-        Writer(PrintStream out) {
+        Writer(PrintStream out, FailPoint.Trigger failPoint) {
             this.out = out;
+            this.failPoint = failPoint;
         }
 
         @Override
@@ -51,9 +60,12 @@ final class StdoutSink implements Sink<SourceRecord> {
             }
         }
 
+        /** At every checkpoint: the rows printed are out, as a commit is for other sinks. */
         @Override
-        public void flush(boolean endOfInput) {
+        public void flush(boolean endOfInput) throws IOException {
+            failPoint.reached(FailPoint.Stage.BEFORE_COMMIT);
             out.flush();
+            failPoint.reached(FailPoint.Stage.AFTER_COMMIT);
         }
 
         @Override

@@ -16,6 +16,7 @@ public final class StdoutSinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
+        context.requireAppend("Stdout");
         return new SkipprSink() {
             @Override
             public Map<String, String> committedPositions() {
@@ -24,7 +25,7 @@ public final class StdoutSinkFactory implements SinkFactory {
 
             @Override
             public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new StdoutSink()).uid(uid).name(uid);
+                records.sinkTo(new StdoutSink(context.failPoint())).uid(uid).name(uid);
             }
         };
     }

@@ -29,7 +29,8 @@ public final class WalStore {
     public SkipprSink sink(SinkContext context) {
         return FileSinks.sink(
                 FileSinks.prepare(
-                        root, context.pipeline(), context.bounded(), FileFormat.PARQUET, "zstd"));
+                        root, context.pipeline(), context.bounded(), FileFormat.PARQUET, "zstd"),
+                context.failPoint());
     }
 
     /** Committed segments per stream folder name, in commit order. */

@@ -15,6 +15,7 @@ import io.skippr.core.record.SkipprId;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.core.serde.SerializerTypeInfo;
+import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import java.io.PrintWriter;
@@ -130,7 +131,7 @@ class ClickHouseSinkITCase {
         StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH, 1);
         DataStream<SourceRecord> stream =
                 env.fromData(records, SerializerTypeInfo.SOURCE_RECORD).name("rows");
-        ClickHouseSinkFactory.sink(with).addTo(stream, "it/sink/clickhouse");
+        ClickHouseSinkFactory.sink(with, FailPoint.NONE).addTo(stream, "it/sink/clickhouse");
         env.execute("clickhouse it");
     }
 
@@ -447,7 +448,8 @@ class ClickHouseSinkITCase {
                                         dir.resolve("failed").toString()),
                                 SerializerTypeInfo.SOURCE_RECORD);
         // Small batches: rows are inserted between checkpoints, so the failure makes replays.
-        ClickHouseSinkFactory.sink(settings.withBatchRows(100)).addTo(records, "it/sink/events");
+        ClickHouseSinkFactory.sink(settings.withBatchRows(100), FailPoint.NONE)
+                .addTo(records, "it/sink/events");
         String events = table("events");
         String[] raw;
         // Background merges would fold the copies before they could be counted. This server

@@ -1,0 +1,178 @@
+package io.skippr.conformance;
+
+import io.skippr.cli.SkipprdProcess;
+import io.skippr.config.Config;
+import io.skippr.core.spi.FailPoint;
+import io.skippr.job.PipelineGraph;
+import io.skippr.job.Progress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Runs the kit's pipeline {@code p} (a source entry into the destination under test): bounded or
+ * continuous on the kit's MiniCluster, or as a {@code skipprd} process.
+ */
+final class KitPipeline {
+    private final Path dir;
+    private final SinkFixture fixture;
+    private final SourceTable source;
+
+    KitPipeline(Path dir, SinkFixture fixture, SourceTable source) {
+        this.dir = dir;
+        this.fixture = fixture;
+        this.source = source;
+    }
+
+    /** The data source entry, the write mode and the fail point of one run. */
+    record Run(String sourceYaml, String writeMode, FailPoint failPoint) {
+        Run failing(FailPoint point) {
+            return new Run(sourceYaml, writeMode, point);
+        }
+
+        Run mode(String mode) {
+            return new Run(sourceYaml, mode, failPoint);
+        }
+    }
+
+    /** A run of {@code table} of the kit's PostgreSQL source, in append mode. */
+    Run table(String table, String cursor) {
+        return new Run(source.yaml(table, cursor), "append", FailPoint.NONE);
+    }
+
+    /** A run of another data source entry (four-space indented body). */
+    Run sourceYaml(String yaml) {
+        return new Run(yaml, "append", FailPoint.NONE);
+    }
+
+    private Path config(Run run) throws Exception {
+        Path file = dir.resolve("skippr.yml");
+        Files.writeString(
+                file,
+                "pipelines:\n  p:\n    data_source: data_sources.src\n"
+                        + "    data_sink: data_sinks.dest\n    write_mode: "
+                        + run.writeMode()
+                        + "\ndata_sources:\n  src:\n"
+                        + run.sourceYaml()
+                        + "data_sinks:\n  dest:\n"
+                        + fixture.sinkYaml(dir));
+        return file;
+    }
+
+    Map<String, String> env() {
+        Map<String, String> env = new HashMap<>(source.env());
+        env.putAll(fixture.env());
+        return env;
+    }
+
+    PipelineGraph.Request request(Run run, boolean once) throws Exception {
+        return new PipelineGraph.Request(
+                Config.load(config(run)).getPipeline("p"),
+                once,
+                env(),
+                dir.resolve("state"),
+                run.failPoint());
+    }
+
+    static StreamExecutionEnvironment flink(boolean streaming) {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        if (streaming) {
+            env.enableCheckpointing(200);
+        }
+        return env;
+    }
+
+    /** A bounded run on the MiniCluster; its counters per stream. */
+    Map<String, Map<String, Long>> once(Run run) throws Exception {
+        StreamExecutionEnvironment env = flink(false);
+        PipelineGraph.build(env, request(run, true));
+        try (AutoCloseable capture = fixture.capture(dir)) {
+            return Progress.byStream(env.execute("conformance --once").getAllAccumulatorResults());
+        }
+    }
+
+    /** A continuous run on the MiniCluster, cancelled when closed. */
+    Continuous start(Run run) throws Exception {
+        StreamExecutionEnvironment env = flink(true);
+        PipelineGraph.build(env, request(run, false));
+        AutoCloseable capture = fixture.capture(dir);
+        return new Continuous(env.executeAsync("conformance continuous"), capture);
+    }
+
+    /** A running continuous job. */
+    record Continuous(JobClient job, AutoCloseable capture) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            try {
+                job.cancel().get();
+            } finally {
+                capture.close();
+            }
+        }
+    }
+
+    /**
+     * {@code skipprd sync --once} as a process of its own; its exit code. A fail point given as
+     * {@code before-commit} halts the process there, as {@code kill -9} would.
+     */
+    int process(String name, Run run, String failPoint) throws Exception {
+        config(run);
+        Map<String, String> env = env();
+        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        List<String> jvm = new ArrayList<>();
+        if (failPoint != null) {
+            jvm.add("-D" + FailPoint.PROPERTY + "=" + failPoint);
+        }
+        Process process =
+                SkipprdProcess.start(
+                        dir,
+                        name,
+                        env,
+                        jvm,
+                        "sync",
+                        "--config",
+                        dir.resolve("skippr.yml").toString(),
+                        "--pipeline",
+                        "p",
+                        "--once");
+        if (!process.waitFor(180, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("skipprd " + name + " did not end within 180 s");
+        }
+        fixture.collect(dir, dir.resolve(name + ".out"));
+        return process.exitValue();
+    }
+
+    /** The standard error of a process run. */
+    String err(String name) throws Exception {
+        return Files.readString(dir.resolve(name + ".err"));
+    }
+
+    static void await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the destination did not catch up within 90 s");
+            }
+            LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+        }
+    }
+}
