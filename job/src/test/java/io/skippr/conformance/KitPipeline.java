@@ -5,6 +5,7 @@ import io.skippr.config.Config;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.job.PipelineGraph;
 import io.skippr.job.Progress;
+import io.skippr.job.TestFlink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,9 +16,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -87,17 +85,7 @@ final class KitPipeline {
     }
 
     static StreamExecutionEnvironment flink(boolean streaming) {
-        Configuration conf = new Configuration();
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(2);
-        if (streaming) {
-            env.enableCheckpointing(200);
-        }
-        return env;
+        return TestFlink.env(streaming);
     }
 
     /** A bounded run on the MiniCluster; its counters per stream. */
