@@ -9,9 +9,7 @@ import io.skippr.core.record.DataType;
 import io.skippr.core.record.SkipprId;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -21,11 +19,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
- * The commit records of a file sink, under {@code root/_skippr/commits}: one JSON file per subtask
- * commit, written atomically right after that commit's files got their final names.
+ * The commit records of a file sink, under {@code _skippr/commits/} in its store: one JSON object
+ * per subtask commit, written atomically right after that commit's files were published.
  *
  * <p>A continuous run's files count as committed once a record lists them. A bounded run counts
  * only when every one of its subtasks recorded its commit (each records at least an end marker): a
@@ -35,15 +32,25 @@ import java.util.stream.Stream;
 public final class CommitLog {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path dir;
+    private static final String DIR = "_skippr/commits/";
 
-    public CommitLog(Path root) {
-        this.dir = root.resolve("_skippr").resolve("commits");
+    private final FileStore store;
+
+    public CommitLog(FileStore store) {
+        this.store = store;
     }
 
-    /** One subtask's commit: its files, and per stream the highest cursor value among them. */
+    /** The commit log of a local folder sink. */
+    public CommitLog(Path root) {
+        this(new LocalFileStore(root));
+    }
+
+    /**
+     * One subtask's commit: its record's key, its files' keys, and per stream the highest cursor
+     * value among them.
+     */
     public record Commit(
-            Path record,
+            String record,
             long run,
             boolean bounded,
             int subtask,
@@ -53,22 +60,19 @@ public final class CommitLog {
             Map<String, String> positions) {}
 
     public List<Commit> commits() {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
+        try {
             List<Commit> commits = new ArrayList<>();
-            for (Path p :
-                    files.filter(f -> f.getFileName().toString().endsWith(".json"))
-                            .filter(f -> !f.getFileName().toString().startsWith("."))
-                            .sorted()
-                            .toList()) {
-                commits.add(read(p));
+            for (String key : store.list(DIR)) {
+                String name = key.substring(key.lastIndexOf('/') + 1);
+                if (name.endsWith(".json") && !name.startsWith(".")) {
+                    commits.add(read(key, store.get(key)));
+                }
             }
             commits.sort(Comparator.comparingLong(Commit::run));
             return commits;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the commit log in " + dir, e);
+            throw new UncheckedIOException(
+                    "cannot read the commit log in " + store.describe() + "/" + DIR, e);
         }
     }
 
@@ -91,11 +95,19 @@ public final class CommitLog {
         return all.stream().filter(c -> c.bounded() && !complete.contains(c.run())).toList();
     }
 
-    /** Every committed file's path, in commit order. */
-    public List<String> committedFiles() {
+    /** Every committed file's key, in commit order. */
+    public List<String> committedKeys() {
         Set<String> files = new LinkedHashSet<>();
         effective().forEach(c -> files.addAll(c.files()));
         return new ArrayList<>(files);
+    }
+
+    /** Every committed file's local path, in commit order; for a local folder's log only. */
+    public List<String> committedFiles() {
+        if (!(store instanceof LocalFileStore local)) {
+            throw new IllegalStateException(store.describe() + " is not a local folder");
+        }
+        return committedKeys().stream().map(k -> local.path(k).toString()).toList();
     }
 
     /** Per stream, the position the last complete bounded run reached. */
@@ -154,7 +166,7 @@ public final class CommitLog {
     public static String keyOf(Collection<StagedFile> files) {
         List<String> names =
                 files.stream()
-                        .map(f -> f.isMarker() ? "marker:" + f.subtask() : f.finalPath())
+                        .map(f -> f.isMarker() ? "marker:" + f.subtask() : f.key())
                         .sorted()
                         .toList();
         StagedFile first = files.iterator().next();
@@ -165,11 +177,10 @@ public final class CommitLog {
 
     /** Records the commit of {@code files}, unless a record with this key exists. */
     public void record(String key, Collection<StagedFile> files) throws IOException {
-        Path target = dir.resolve(key + ".json");
-        if (Files.exists(target)) {
+        String target = DIR + key + ".json";
+        if (store.exists(target)) {
             return;
         }
-        Files.createDirectories(dir);
         StagedFile first = files.iterator().next();
         ObjectNode doc = JSON.createObjectNode();
         doc.put("run", first.run());
@@ -183,7 +194,7 @@ public final class CommitLog {
             if (f.isMarker()) {
                 continue;
             }
-            list.add(f.finalPath());
+            list.add(f.key());
             rows.put(f.stream(), rows.path(f.stream()).asLong(0) + f.rows());
             if (f.cursor() != null) {
                 positions.merge(f.stream(), f.cursor(), (a, b) -> larger(f.cursorType(), a, b));
@@ -192,10 +203,7 @@ public final class CommitLog {
         ObjectNode pos = doc.putObject("positions");
         positions.forEach(
                 (stream, cursor) -> pos.put(stream, typeOf(files, stream) + ":" + cursor));
-        Path temp = dir.resolve("." + key + ".json.tmp");
-        Files.write(temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
-        Files.move(
-                temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        store.put(target, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
     }
 
     private static String typeOf(Collection<StagedFile> files, String stream) {
@@ -206,8 +214,8 @@ public final class CommitLog {
                 .orElseThrow();
     }
 
-    private static Commit read(Path p) throws IOException {
-        JsonNode doc = JSON.readTree(p.toFile());
+    private static Commit read(String key, byte[] bytes) throws IOException {
+        JsonNode doc = JSON.readTree(bytes);
         List<String> files = new ArrayList<>();
         doc.path("files").forEach(f -> files.add(f.asText()));
         Map<String, Long> rows = new LinkedHashMap<>();
@@ -219,7 +227,7 @@ public final class CommitLog {
                 .fields()
                 .forEachRemaining(e -> positions.put(e.getKey(), e.getValue().asText()));
         return new Commit(
-                p,
+                key,
                 doc.path("run").asLong(),
                 doc.path("bounded").asBoolean(),
                 doc.path("subtask").asInt(),

@@ -1,17 +1,16 @@
 package io.skippr.sinks.files;
 
 import java.io.Serializable;
-import java.nio.file.Path;
 
 /**
- * Where and how a file sink writes: final files go to {@code root/<stream>/<name>}, temporary files
- * to {@code root/.skippr-staging}, commit records to {@code root/_skippr/commits}.
+ * Where and how a file sink writes: final files go to {@code <stream>/<name>} in the store, commit
+ * records to {@code _skippr/commits/}; writers finish files in the store's local staging folder.
  *
  * @param run this job start's run number, from the sink's {@link CommitLog}
  * @param rollBytes roll to a new file after this many bytes
  */
 public record FileSinkSettings(
-        String root,
+        FileStore store,
         String pipeline,
         long run,
         boolean bounded,
@@ -22,14 +21,6 @@ public record FileSinkSettings(
 
     public static final long DEFAULT_ROLL_BYTES = 128L * 1024 * 1024;
 
-    public Path rootPath() {
-        return Path.of(root);
-    }
-
-    public Path staging() {
-        return rootPath().resolve(".skippr-staging");
-    }
-
     /** The file extension: the format's, plus {@code .gz} for gzip-compressed text. */
     public static String extension(FileFormat format, String compression) {
         return format != FileFormat.PARQUET && "gzip".equals(compression)
@@ -38,6 +29,6 @@ public record FileSinkSettings(
     }
 
     public CommitLog commitLog() {
-        return new CommitLog(rootPath());
+        return new CommitLog(store);
     }
 }

@@ -9,13 +9,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /** Prepares a file sink's folder for a run and adds the sink to a job graph. */
@@ -23,53 +21,66 @@ public final class FileSinks {
     private FileSinks() {}
 
     /**
-     * Settings for a new run into {@code root}. A bounded run first removes what an earlier run
-     * left uncommitted: staging files, final files no commit record lists (renamed by a run that
-     * died before recording them), and the files and records of bounded runs that did not complete;
-     * so a rerun neither duplicates nor loses rows.
+     * Settings for a new run into the local folder {@code root}; see {@link #prepare(FileStore,
+     * String, boolean, FileFormat, String)}.
      */
     public static FileSinkSettings prepare(
             Path root, String pipeline, boolean bounded, FileFormat format, String compression) {
         try {
             Files.createDirectories(root);
-            CommitLog log = new CommitLog(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot create the sink folder " + root + ": " + e.getMessage(), e);
+        }
+        return prepare(new LocalFileStore(root), pipeline, bounded, format, compression);
+    }
+
+    /**
+     * Settings for a new run into {@code store}. A bounded run first removes what an earlier run
+     * left uncommitted: staged uploads, published files no commit record lists (published by a run
+     * that died before recording them), and the files and records of bounded runs that did not
+     * complete; so a rerun neither duplicates nor loses rows.
+     */
+    public static FileSinkSettings prepare(
+            FileStore store,
+            String pipeline,
+            boolean bounded,
+            FileFormat format,
+            String compression) {
+        try {
+            CommitLog log = new CommitLog(store);
             if (bounded) {
                 for (CommitLog.Commit undone : log.incomplete()) {
                     for (String file : undone.files()) {
-                        Files.deleteIfExists(Path.of(file));
+                        store.delete(file);
                     }
-                    Files.deleteIfExists(undone.record());
+                    store.delete(undone.record());
                 }
             }
             long lastRun = log.lastRun();
             Pattern name =
                     Pattern.compile(
-                            Pattern.quote(Names.snake(pipeline))
+                            "(?:.*/)?"
+                                    + Pattern.quote(Names.snake(pipeline))
                                     + "-(\\d{6})-\\d{3}-\\d{6}\\.[a-z.]+");
-            Set<String> committed = new HashSet<>(log.committedFiles());
+            Set<String> committed = new HashSet<>(log.committedKeys());
             long highestSeen = lastRun;
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : files.filter(Files::isRegularFile).toList()) {
-                    if (file.startsWith(root.resolve(".skippr-staging"))) {
-                        continue;
-                    }
-                    Matcher m = name.matcher(file.getFileName().toString());
-                    if (!m.matches()) {
-                        continue;
-                    }
-                    long run = Long.parseLong(m.group(1));
-                    highestSeen = Math.max(highestSeen, run);
-                    if (bounded && !committed.contains(file.toString())) {
-                        Files.delete(file); // renamed by a run that never recorded it
-                    }
+            for (String key : store.list("")) {
+                Matcher m = name.matcher(key);
+                if (key.startsWith("_skippr/") || !m.matches()) {
+                    continue;
+                }
+                highestSeen = Math.max(highestSeen, Long.parseLong(m.group(1)));
+                if (bounded && !committed.contains(key)) {
+                    store.delete(key); // published by a run that never recorded it
                 }
             }
             if (bounded) {
-                deleteTree(root.resolve(".skippr-staging"));
+                store.discardAllStaged();
             }
             long run = Math.max(lastRun, highestSeen) + 1;
             return new FileSinkSettings(
-                    root.toString(),
+                    store,
                     pipeline,
                     run,
                     bounded,
@@ -78,11 +89,17 @@ public final class FileSinks {
                     FileSinkSettings.DEFAULT_ROLL_BYTES);
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "cannot prepare the sink folder " + root + ": " + e.getMessage(), e);
+                    "cannot prepare the sink at " + store.describe() + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                store.close();
+            } catch (IOException e) {
+                // the client is opened again by whoever uses the store next
+            }
         }
     }
 
-    /** A {@link SkipprSink} writing {@code settings}' folder through {@link TwoPhaseFileSink}. */
+    /** A {@link SkipprSink} writing {@code settings}' store through {@link TwoPhaseFileSink}. */
     public static SkipprSink sink(FileSinkSettings settings, FailPoint failPoint) {
         return new SkipprSink() {
             @Override
@@ -102,16 +119,5 @@ public final class FileSinks {
                 records.sinkTo(new TwoPhaseFileSink(settings, failPoint)).uid(uid).name(uid);
             }
         };
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

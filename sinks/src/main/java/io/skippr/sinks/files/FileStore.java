@@ -71,6 +71,15 @@ public interface FileStore extends Serializable, AutoCloseable {
      */
     void download(String key, Path local) throws IOException;
 
+    /**
+     * The local folder where writers finish files before {@link #stage} takes them: the system's
+     * temporary folder, or the store's own staging folder when the store is local (so staging is a
+     * no-op there).
+     */
+    default Path localStaging() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "skippr-staging");
+    }
+
     /** Closes clients and connections; the store opens them again if used afterwards. */
     @Override
     default void close() throws IOException {}

@@ -1,10 +1,17 @@
 package io.skippr.sinks.files;
 
+import static java.nio.file.FileVisitResult.CONTINUE;
+
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
@@ -35,6 +42,11 @@ public final class LocalFileStore implements FileStore {
 
     Path staging() {
         return root().resolve(STAGING);
+    }
+
+    @Override
+    public Path localStaging() {
+        return staging();
     }
 
     @Override
@@ -93,7 +105,9 @@ public final class LocalFileStore implements FileStore {
     public void put(String key, byte[] bytes) throws IOException {
         Path target = path(key);
         Files.createDirectories(target.getParent());
-        Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID());
+        // written in the staging folder, so a listing never meets the half-written object
+        Path temp = staging().resolve("put-" + UUID.randomUUID());
+        Files.createDirectories(staging());
         Files.write(temp, bytes);
         Files.move(
                 temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -109,20 +123,49 @@ public final class LocalFileStore implements FileStore {
         return Files.isRegularFile(path(key));
     }
 
+    /**
+     * Walks only the deepest folder the prefix names, and tolerates files that vanish mid-walk (a
+     * concurrent publish or delete).
+     */
     @Override
     public List<String> list(String prefix) throws IOException {
-        if (!Files.isDirectory(root())) {
+        int slash = prefix.lastIndexOf('/');
+        Path start = slash < 0 ? root() : path(prefix.substring(0, slash));
+        if (!Files.isDirectory(start)) {
             return List.of();
         }
-        try (Stream<Path> files = Files.walk(root())) {
-            return files.filter(Files::isRegularFile)
-                    .filter(p -> !p.startsWith(staging()))
-                    .map(p -> root().relativize(p).toString().replace('\\', '/'))
-                    .filter(k -> !k.startsWith(".") && !k.contains("/."))
-                    .filter(k -> k.startsWith(prefix))
-                    .sorted()
-                    .toList();
-        }
+        List<String> keys = new ArrayList<>();
+        Files.walkFileTree(
+                start,
+                new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                        return d.equals(staging()) ? FileVisitResult.SKIP_SUBTREE : CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                        String key = root().relativize(f).toString().replace('\\', '/');
+                        if (a.isRegularFile()
+                                && key.startsWith(prefix)
+                                && !key.startsWith(".")
+                                && !key.contains("/.")) {
+                            keys.add(key);
+                        }
+                        return CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path f, IOException e)
+                            throws IOException {
+                        if (e instanceof NoSuchFileException) {
+                            return CONTINUE;
+                        }
+                        throw e;
+                    }
+                });
+        Collections.sort(keys);
+        return keys;
     }
 
     @Override

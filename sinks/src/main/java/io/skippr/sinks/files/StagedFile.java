@@ -1,13 +1,15 @@
 package io.skippr.sinks.files;
 
 /**
- * A complete file written under a temporary name, to be renamed to its final name when its
+ * A complete file staged in its {@link FileStore}, to be published under its key when its
  * checkpoint completes (or, in a bounded run, when all input is written). Committing it twice is
- * harmless: the second rename finds the final file and no temporary one.
+ * harmless: the store publishes a staged file once.
  *
  * <p>A bounded run's writer also hands on one empty marker (no paths, no rows) per subtask, so the
  * commit log can tell a complete run from one that died half committed.
  *
+ * @param key where the file is published, relative to the store's root
+ * @param token the store's handle on the staged bytes ({@link FileStore.Staged#token})
  * @param run the sink's run number: one per job start
  * @param bounded whether the run is a bounded ({@code --once}) run
  * @param subtask the writer subtask that wrote it
@@ -17,8 +19,8 @@ package io.skippr.sinks.files;
  */
 public record StagedFile(
         String stream,
-        String tempPath,
-        String finalPath,
+        String key,
+        String token,
         long rows,
         long run,
         boolean bounded,
@@ -33,6 +35,10 @@ public record StagedFile(
     }
 
     public boolean isMarker() {
-        return finalPath.isEmpty();
+        return key.isEmpty();
+    }
+
+    public FileStore.Staged staged() {
+        return new FileStore.Staged(key, token);
     }
 }

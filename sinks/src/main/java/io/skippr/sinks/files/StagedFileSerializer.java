@@ -9,7 +9,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /** Versioned serializer of {@link StagedFile} committables. */
 public final class StagedFileSerializer implements SimpleVersionedSerializer<StagedFile> {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -21,8 +21,8 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeUTF(f.stream());
-            out.writeUTF(f.tempPath());
-            out.writeUTF(f.finalPath());
+            out.writeUTF(f.key());
+            writeLong(out, f.token());
             out.writeLong(f.rows());
             out.writeLong(f.run());
             out.writeBoolean(f.bounded());
@@ -47,7 +47,7 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
             return new StagedFile(
                     in.readUTF(),
                     in.readUTF(),
-                    in.readUTF(),
+                    readLong(in),
                     in.readLong(),
                     in.readLong(),
                     in.readBoolean(),
@@ -56,6 +56,19 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
                     readNullable(in),
                     readNullable(in));
         }
+    }
+
+    /** A string that may exceed writeUTF's 64 KiB: a store token listing many parts. */
+    private static void writeLong(DataOutputStream out, String s) throws IOException {
+        byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private static String readLong(DataInputStream in) throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static void writeNullable(DataOutputStream out, String s) throws IOException {

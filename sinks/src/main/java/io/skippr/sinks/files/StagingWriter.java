@@ -18,10 +18,10 @@ import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 
 /**
- * Writes each stream's rows into files under temporary names; at each checkpoint (or at the end of
- * a bounded run) it closes them and hands them on as {@link StagedFile} committables. A new schema
- * version starts a new file. Final names are {@code <stream>/<pipeline>-<run>-<subtask>-
- * <seq>.<ext>}; {@code seq} is kept in state, so names never repeat after a restore.
+ * Writes each stream's rows into local files; a finished file (rolled, or closed at a checkpoint or
+ * at the end of a bounded run) is staged in the store and handed on as a {@link StagedFile}
+ * committable. A new schema version starts a new file. Final keys are {@code <stream>/<pipeline>-
+ * <run>-<subtask>-<seq>.<ext>}; {@code seq} is kept in state, so keys never repeat after a restore.
  */
 final class StagingWriter
         implements StatefulSinkWriter<SourceRecord, Long>,
@@ -91,17 +91,19 @@ final class StagingWriter
                         subtask,
                         seq++,
                         FileSinkSettings.extension(settings.format(), settings.compression()));
-        Path dir = settings.rootPath().resolve(Names.snake(schema.stream()));
+        String key = Names.snake(schema.stream()) + "/" + name;
         Path temp =
-                settings.staging()
-                        .resolve(settings.run() + "-" + attempt)
+                settings.store()
+                        .localStaging()
+                        .resolve(Names.snake(settings.pipeline()))
+                        .resolve(settings.run() + "-" + subtask + "-" + attempt)
                         .resolve(Names.snake(schema.stream()))
                         .resolve(name);
         Files.createDirectories(temp.getParent());
         Files.deleteIfExists(temp);
         RowFileWriter writer =
                 RowFileWriter.open(settings.format(), settings.compression(), schema, temp);
-        return new OpenFile(schema, writer, temp, dir.resolve(name));
+        return new OpenFile(schema, writer, temp, key);
     }
 
     private void close(OpenFile file) throws IOException {
@@ -115,11 +117,12 @@ final class StagingWriter
                                 .type()
                                 .kind()
                                 .name();
+        FileStore.Staged staged = settings.store().stage(file.temp, file.key);
         closed.add(
                 new StagedFile(
                         file.schema.stream(),
-                        file.temp.toString(),
-                        file.target.toString(),
+                        staged.key(),
+                        staged.token(),
                         file.rows,
                         settings.run(),
                         settings.bounded(),
@@ -157,6 +160,7 @@ final class StagingWriter
             file.writer.close();
         }
         open.clear();
+        settings.store().close();
     }
 
     private static final class OpenFile {
@@ -164,17 +168,17 @@ final class StagingWriter
         final long version;
         final RowFileWriter writer;
         final Path temp;
-        final Path target;
+        final String key;
         final int cursorIndex;
         long rows;
         Object maxCursor;
 
-        OpenFile(StreamSchema schema, RowFileWriter writer, Path temp, Path target) {
+        OpenFile(StreamSchema schema, RowFileWriter writer, Path temp, String key) {
             this.schema = schema;
             this.version = schema.version();
             this.writer = writer;
             this.temp = temp;
-            this.target = target;
+            this.key = key;
             this.cursorIndex =
                     schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
         }

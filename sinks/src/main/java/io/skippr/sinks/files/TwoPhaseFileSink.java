@@ -13,9 +13,10 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * Exactly-once files: the writer stages files under temporary names; when the checkpoint completes
- * (or a bounded run ends), each subtask's committer renames them and records the commit with its
- * cursor positions. Nothing is visible under a final name before its checkpoint completed.
+ * Exactly-once files in a {@link FileStore}: the writer finishes files locally and stages them in
+ * the store; when the checkpoint completes (or a bounded run ends), each subtask's committer
+ * publishes them and records the commit with its cursor positions. Nothing is visible under a final
+ * name before its checkpoint completed.
  */
 public final class TwoPhaseFileSink
         implements Sink<SourceRecord>,
@@ -58,7 +59,7 @@ public final class TwoPhaseFileSink
 
     @Override
     public Committer<StagedFile> createCommitter(CommitterInitContext context) {
-        return failPoint.around(new FileCommitter(settings.commitLog()));
+        return failPoint.around(new FileCommitter(settings.store()));
     }
 
     @Override

@@ -127,7 +127,8 @@ class TwoPhaseFileSinkITCase {
         env.execute("first run");
         CommitLog log = new CommitLog(root);
         CommitLog.Commit lost = log.commits().get(1);
-        Files.delete(lost.record()); // as if subtask 1 died before recording its commit
+        Files.delete(
+                root.resolve(lost.record())); // as if subtask 1 died before recording its commit
 
         assertThat(log.positions()).as("an incomplete run moves no position").isEmpty();
         FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null);
