@@ -89,6 +89,15 @@ class S3FileStoreITCase extends FileStoreContract {
     }
 
     @Test
+    void aClosedStoreOpensItsClientAgain() throws Exception {
+        try (S3FileStore store = (S3FileStore) open()) {
+            store.put("a", new byte[] {1});
+            store.close();
+            assertThat(store.get("a")).containsExactly(1);
+        }
+    }
+
+    @Test
     void aWrongSecretKeyIsNamedWithoutShowingIt() throws Exception {
         String secret = "wrong-" + TestS3.env("SKIPPR_TEST_S3_SECRET_KEY");
         S3Connection wrong =
