@@ -1,0 +1,31 @@
+package io.skippr.sinks.s3;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What {@link S3FileStore#publish} needs of a staged file: the id of its multipart upload and the
+ * ETag of each part, in part order. As text: a version line, the upload id, then one ETag a line.
+ */
+record MultipartToken(String uploadId, List<String> etags) {
+    static final String VERSION = "s3-multipart-1";
+
+    String encode() {
+        return VERSION + "\n" + uploadId + "\n" + String.join("\n", etags);
+    }
+
+    static MultipartToken decode(String token, String where) throws IOException {
+        String[] lines = token.split("\n", -1);
+        if (lines.length < 3 || !lines[0].equals(VERSION)) {
+            throw new IOException(
+                    "the staging token of "
+                            + where
+                            + " is not an S3 multipart token ("
+                            + VERSION
+                            + "): it was staged by another kind of store or a newer Skippr");
+        }
+        return new MultipartToken(
+                lines[1], List.copyOf(Arrays.asList(lines).subList(2, lines.length)));
+    }
+}
