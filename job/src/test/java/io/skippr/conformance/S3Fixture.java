@@ -1,0 +1,66 @@
+package io.skippr.conformance;
+
+import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.s3.S3Connection;
+import io.skippr.sinks.s3.S3FileStore;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The S3 sink against the S3Proxy that {@code scripts/test} starts: a bucket per fixture, path-style
+ * access, credentials from the environment (the AWS SDK's default chain, as users have it).
+ */
+final class S3Fixture extends FileStoreFixture {
+    private final String bucket = "skippr-kit-" + UUID.randomUUID().toString().substring(0, 8);
+
+    S3Fixture(String format) throws Exception {
+        super(format);
+        try (S3Client s3 = connection().open()) {
+            s3.createBucket(b -> b.bucket(bucket));
+        }
+    }
+
+    private static S3Connection connection() {
+        return S3Connection.of(
+                        SourceTable.env("SKIPPR_TEST_S3_REGION"),
+                        SourceTable.env("SKIPPR_TEST_S3_ENDPOINT"),
+                        true)
+                .withKeys(
+                        SourceTable.env("SKIPPR_TEST_S3_ACCESS_KEY"),
+                        SourceTable.env("SKIPPR_TEST_S3_SECRET_KEY"));
+    }
+
+    @Override
+    public String kind() {
+        return "S3";
+    }
+
+    @Override
+    public String sinkYaml(Path dir) {
+        return "    S3:\n      s3_bucket: "
+                + bucket
+                + "\n      s3_prefix: lake/raw\n      endpoint: "
+                + SourceTable.env("SKIPPR_TEST_S3_ENDPOINT")
+                + "\n      region: "
+                + SourceTable.env("SKIPPR_TEST_S3_REGION")
+                + "\n      path_style_access: true\n      format: "
+                + format
+                + "\n";
+    }
+
+    /** For skipprd processes: the default chain's variables, as a user's shell has them. */
+    @Override
+    public Map<String, String> env() {
+        return Map.of(
+                "AWS_ACCESS_KEY_ID", SourceTable.env("SKIPPR_TEST_S3_ACCESS_KEY"),
+                "AWS_SECRET_ACCESS_KEY", SourceTable.env("SKIPPR_TEST_S3_SECRET_KEY"),
+                "AWS_EC2_METADATA_DISABLED", "true");
+    }
+
+    @Override
+    FileStore store(Path dir) {
+        return new S3FileStore(connection(), bucket, "lake/raw");
+    }
+}
