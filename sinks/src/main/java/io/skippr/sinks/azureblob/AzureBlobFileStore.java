@@ -13,6 +13,7 @@ import com.azure.storage.blob.models.BlockListType;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
+import io.skippr.config.Secret;
 import io.skippr.sinks.files.FileStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -46,23 +48,23 @@ public final class AzureBlobFileStore implements FileStore {
     private static final long serialVersionUID = 1L;
 
     private final String account;
-    private final String key;
+    private final Secret key;
     private final String container;
     private final String prefix;
     private final String endpoint;
     private transient volatile BlobContainerClient client;
 
     /**
-     * @param key the account key; required (the Azure credential chain is not supported yet)
+     * @param key the account key (the Azure credential chain is not supported yet)
      * @param prefix blob name prefix without a trailing slash, or null or empty for the whole
      *     container
      * @param endpoint the blob service URL, or null for {@code
      *     https://<account>.blob.core.windows.net}
      */
     public AzureBlobFileStore(
-            String account, String key, String container, String prefix, String endpoint) {
+            String account, Secret key, String container, String prefix, String endpoint) {
         this.account = account;
-        this.key = key;
+        this.key = Objects.requireNonNull(key, "account_key");
         this.container = container;
         this.prefix = prefix == null ? "" : strip(prefix);
         this.endpoint =
@@ -94,7 +96,8 @@ public final class AzureBlobFileStore implements FileStore {
                             new BlobContainerClientBuilder()
                                     .endpoint(endpoint)
                                     .containerName(container)
-                                    .credential(new StorageSharedKeyCredential(account, key))
+                                    .credential(
+                                            new StorageSharedKeyCredential(account, key.reveal()))
                                     .buildClient();
                 }
                 c = client;

@@ -9,6 +9,7 @@ import com.azure.storage.blob.models.Block;
 import com.azure.storage.blob.models.BlockListType;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
+import io.skippr.config.Secret;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.FileStoreContract;
 import java.io.IOException;
@@ -66,7 +67,7 @@ class AzureBlobFileStoreITCase extends FileStoreContract {
     private static AzureBlobFileStore store(String container, String key) {
         return new AzureBlobFileStore(
                 env("SKIPPR_TEST_AZURE_ACCOUNT"),
-                key,
+                new Secret(key),
                 container,
                 PREFIX,
                 env("SKIPPR_TEST_AZURE_ENDPOINT"));
@@ -145,7 +146,7 @@ class AzureBlobFileStoreITCase extends FileStoreContract {
         AzureBlobFileStore other =
                 new AzureBlobFileStore(
                         env("SKIPPR_TEST_AZURE_ACCOUNT"),
-                        key,
+                        new Secret(key),
                         container.getBlobContainerName(),
                         "elsewhere",
                         env("SKIPPR_TEST_AZURE_ENDPOINT"));
@@ -213,9 +214,12 @@ class AzureBlobFileStoreITCase extends FileStoreContract {
 
     @Test
     void describeIsTheContainerUrlAndPrefix() {
-        assertThat(new AzureBlobFileStore("acct", "k", "c", "a/b/", null).describe())
+        assertThat(new AzureBlobFileStore("acct", new Secret("k"), "c", "a/b/", null).describe())
                 .isEqualTo("https://acct.blob.core.windows.net/c/a/b");
-        assertThat(new AzureBlobFileStore("acct", "k", "c", null, "http://h:1/acct/").describe())
+        assertThat(
+                        new AzureBlobFileStore(
+                                        "acct", new Secret("k"), "c", null, "http://h:1/acct/")
+                                .describe())
                 .isEqualTo("http://h:1/acct/c");
     }
 
