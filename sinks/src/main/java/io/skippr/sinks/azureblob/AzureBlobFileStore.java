@@ -163,6 +163,8 @@ public final class AzureBlobFileStore implements FileStore {
                     throw failure("publish blob", key, e);
                 }
                 published = exists(key); // the blocks went between listing and committing
+            } catch (RuntimeException e) {
+                throw unreachable("publish blob", key, e);
             }
         }
         if (published) {
@@ -171,8 +173,8 @@ public final class AzureBlobFileStore implements FileStore {
         throw new IOException(
                 "the staged blocks of blob "
                         + where(key)
-                        + " are gone and it was never published: the blob was deleted or"
-                        + " overwritten, or more than 7 days passed since it was staged");
+                        + " are gone and it was never published: it was discarded or deleted,"
+                        + " or more than 7 days passed since it was staged");
     }
 
     /** The blob's committed and uncommitted blocks; none when it has neither. */
