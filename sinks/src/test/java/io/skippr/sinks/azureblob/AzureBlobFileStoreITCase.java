@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.blob.BlobContainerClient;
-import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.Block;
 import com.azure.storage.blob.models.BlockListType;
 import com.azure.storage.blob.specialized.BlockBlobClient;
-import com.azure.storage.common.StorageSharedKeyCredential;
 import io.skippr.config.Secret;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.FileStoreContract;
@@ -18,11 +16,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,36 +28,14 @@ import org.junit.jupiter.api.Test;
  */
 class AzureBlobFileStoreITCase extends FileStoreContract {
     private static final String PREFIX = "sinks/out";
-    private final List<BlobContainerClient> containers = new ArrayList<>();
+    private final TestAzurite azurite = new TestAzurite();
 
-    static String env(String name) {
-        String value = System.getenv(name);
-        if (value == null || value.isEmpty()) {
-            throw new AssertionError(
-                    name
-                            + " is not set: this test needs the Azurite server that"
-                            + " scripts/lib/azurite.sh starts (az_install; az_start)");
-        }
-        return value;
+    private BlobContainerClient container() {
+        return azurite.container();
     }
 
-    /** A new, empty container. */
-    private BlobContainerClient container() {
-        BlobContainerClient container =
-                new BlobServiceClientBuilder()
-                        .endpoint(env("SKIPPR_TEST_AZURE_ENDPOINT"))
-                        .credential(
-                                new StorageSharedKeyCredential(
-                                        env("SKIPPR_TEST_AZURE_ACCOUNT"),
-                                        env("SKIPPR_TEST_AZURE_KEY")))
-                        .buildClient()
-                        .getBlobContainerClient(
-                                "skippr-it-"
-                                        + Long.toHexString(
-                                                ThreadLocalRandom.current().nextLong() >>> 8));
-        container.create();
-        containers.add(container);
-        return container;
+    private static String env(String name) {
+        return TestAzurite.env(name);
     }
 
     private static AzureBlobFileStore store(String container, String key) {
@@ -80,7 +54,7 @@ class AzureBlobFileStoreITCase extends FileStoreContract {
 
     @AfterEach
     void dropContainers() {
-        containers.forEach(BlobContainerClient::deleteIfExists);
+        azurite.close();
     }
 
     private Path file(String name, int bytes) throws IOException {
