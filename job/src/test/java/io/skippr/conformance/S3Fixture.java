@@ -9,8 +9,9 @@ import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The S3 sink against the S3Proxy that {@code scripts/test} starts: a bucket per fixture, path-style
- * access, credentials from the environment (the AWS SDK's default chain, as users have it).
+ * The S3 sink against the S3Proxy that {@code scripts/test} starts: a bucket per fixture,
+ * path-style access, credentials from the environment (the AWS SDK's default chain, as users have
+ * it).
  */
 final class S3Fixture extends FileStoreFixture {
     private final String bucket = "skippr-kit-" + UUID.randomUUID().toString().substring(0, 8);

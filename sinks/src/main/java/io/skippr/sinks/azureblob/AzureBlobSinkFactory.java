@@ -1,0 +1,51 @@
+package io.skippr.sinks.azureblob;
+
+import io.skippr.config.ConfigException;
+import io.skippr.config.Secret;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.files.FileFormat;
+import io.skippr.sinks.files.FileSinks;
+
+/** The AzureBlob data sink: exactly-once files in an Azure Blob Storage container. */
+public final class AzureBlobSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "AzureBlob";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        context.requireAppend("AzureBlob");
+        ResolvedSettings settings = context.settings();
+        Secret key =
+                settings.secret("account_key")
+                        .orElseThrow(
+                                () ->
+                                        ConfigException.of(
+                                                "skippr.yml",
+                                                "data_sinks."
+                                                        + context.entry()
+                                                        + ".account_key: not set; Skippr does not"
+                                                        + " use the Azure credential chain yet, so"
+                                                        + " give the storage account's key"));
+        AzureBlobFileStore store =
+                new AzureBlobFileStore(
+                        settings.requireString("account_name"),
+                        key,
+                        settings.requireString("container"),
+                        settings.string("prefix").orElse(null),
+                        settings.string("endpoint").orElse(null));
+        FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
+        return FileSinks.sink(
+                FileSinks.prepare(
+                        store,
+                        context.pipeline(),
+                        context.bounded(),
+                        format,
+                        settings.string("compression").orElse(null)),
+                context.failPoint());
+    }
+}
