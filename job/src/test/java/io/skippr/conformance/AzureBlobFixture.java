@@ -3,6 +3,7 @@ package io.skippr.conformance;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import io.skippr.config.Secret;
+import io.skippr.job.TestEnv;
 import io.skippr.sinks.azureblob.AzureBlobFileStore;
 import io.skippr.sinks.files.FileStore;
 import java.nio.file.Path;
@@ -11,16 +12,19 @@ import java.util.UUID;
 
 /** The AzureBlob sink against the Azurite that {@code scripts/test} starts: a container each. */
 final class AzureBlobFixture extends FileStoreFixture {
+    private static String env(String name) {
+        return TestEnv.require(name, "the Azurite server that scripts/test starts");
+    }
+
     private final String container = "skippr-kit-" + UUID.randomUUID().toString().substring(0, 8);
 
     AzureBlobFixture(String format) {
         super(format);
         new BlobServiceClientBuilder()
-                .endpoint(SourceTable.env("SKIPPR_TEST_AZURE_ENDPOINT"))
+                .endpoint(env("SKIPPR_TEST_AZURE_ENDPOINT"))
                 .credential(
                         new StorageSharedKeyCredential(
-                                SourceTable.env("SKIPPR_TEST_AZURE_ACCOUNT"),
-                                SourceTable.env("SKIPPR_TEST_AZURE_KEY")))
+                                env("SKIPPR_TEST_AZURE_ACCOUNT"), env("SKIPPR_TEST_AZURE_KEY")))
                 .buildClient()
                 .getBlobContainerClient(container)
                 .create();
@@ -34,11 +38,11 @@ final class AzureBlobFixture extends FileStoreFixture {
     @Override
     public String sinkYaml(Path dir) {
         return "    AzureBlob:\n      account_name: "
-                + SourceTable.env("SKIPPR_TEST_AZURE_ACCOUNT")
+                + env("SKIPPR_TEST_AZURE_ACCOUNT")
                 + "\n      account_key: ${KIT_AZURE_KEY}\n      container: "
                 + container
                 + "\n      prefix: lake/raw\n      endpoint: "
-                + SourceTable.env("SKIPPR_TEST_AZURE_ENDPOINT")
+                + env("SKIPPR_TEST_AZURE_ENDPOINT")
                 + "\n      format: "
                 + format
                 + "\n";
@@ -46,16 +50,16 @@ final class AzureBlobFixture extends FileStoreFixture {
 
     @Override
     public Map<String, String> env() {
-        return Map.of("KIT_AZURE_KEY", SourceTable.env("SKIPPR_TEST_AZURE_KEY"));
+        return Map.of("KIT_AZURE_KEY", env("SKIPPR_TEST_AZURE_KEY"));
     }
 
     @Override
     FileStore store(Path dir) {
         return new AzureBlobFileStore(
-                SourceTable.env("SKIPPR_TEST_AZURE_ACCOUNT"),
-                new Secret(SourceTable.env("SKIPPR_TEST_AZURE_KEY")),
+                env("SKIPPR_TEST_AZURE_ACCOUNT"),
+                new Secret(env("SKIPPR_TEST_AZURE_KEY")),
                 container,
                 "lake/raw",
-                SourceTable.env("SKIPPR_TEST_AZURE_ENDPOINT"));
+                env("SKIPPR_TEST_AZURE_ENDPOINT"));
     }
 }

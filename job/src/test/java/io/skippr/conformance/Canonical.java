@@ -60,12 +60,12 @@ final class Canonical {
                         Float.toString(
                                 value instanceof Number n
                                         ? n.floatValue()
-                                        : Float.parseFloat(text(value)));
+                                        : (float) floating(text(value)));
                 case FLOAT64 ->
                         Double.toString(
                                 value instanceof Number n
                                         ? n.doubleValue()
-                                        : Double.parseDouble(text(value)));
+                                        : floating(text(value)));
                 case BOOLEAN -> bool(value);
                 case STRING -> text(value);
                 case JSON -> json(text(value));
@@ -85,6 +85,16 @@ final class Canonical {
         } catch (Exception e) {
             return "<unreadable " + kind + ": " + value + " (" + value.getClass().getName() + ")>";
         }
+    }
+
+    /** Java's float syntax, and the {@code nan} / {@code inf} of SQL engines. */
+    private static double floating(String text) {
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "nan" -> Double.NaN;
+            case "inf", "+inf", "infinity" -> Double.POSITIVE_INFINITY;
+            case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(text);
+        };
     }
 
     private static String text(Object value) {

@@ -1,14 +1,22 @@
 package io.skippr.conformance;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.core.naming.Names;
+import io.skippr.core.record.DataType;
+import io.skippr.job.TestEnv;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,14 +35,7 @@ final class ClickHouseFixture implements SinkFixture {
             "skippr_kit_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 24);
 
     private static String env(String name) {
-        String value = System.getenv(name);
-        if (value == null || value.isEmpty()) {
-            throw new AssertionError(
-                    name
-                            + " is not set: the ClickHouse conformance test needs"
-                            + " the ClickHouse server that scripts/test starts");
-        }
-        return value;
+        return TestEnv.require(name, "the ClickHouse server that scripts/test starts");
     }
 
     @Override
@@ -48,16 +49,31 @@ final class ClickHouseFixture implements SinkFixture {
                 + "\n";
     }
 
+    /**
+     * Reads with {@code FINAL}. String columns are read as {@code hex()} (ClickHouse Strings hold
+     * any bytes, and JSON output would mangle those that are not UTF-8): valid UTF-8 comes back as
+     * text, anything else as the bytes, which is how a BYTES column lands (docs/connectors/
+     * clickhouse.md).
+     */
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
-        String body =
-                query(
-                        "SELECT * FROM `"
-                                + database
-                                + "`.`"
-                                + Names.snake(stream)
-                                + "` FINAL FORMAT JSONEachRow");
-        ObjectMapper json = new ObjectMapper();
+        String table = quote(database) + "." + quote(Names.snake(stream));
+        Map<String, Boolean> strings = new LinkedHashMap<>();
+        StringBuilder select = new StringBuilder();
+        for (String line : query("DESCRIBE TABLE " + table + " FORMAT TabSeparated").split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] parts = line.split("\t");
+            boolean string = parts[1].contains("String");
+            strings.put(parts[0], string);
+            String column = quote(parts[0]);
+            select.append(select.length() == 0 ? "" : ", ")
+                    .append(string ? "hex(" + column + ") AS " + column : column);
+        }
+        String body = query("SELECT " + select + " FROM " + table + " FINAL FORMAT JSONEachRow");
+        ObjectMapper json =
+                new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (String line : body.split("\n")) {
             if (line.isBlank()) {
@@ -68,19 +84,50 @@ final class ClickHouseFixture implements SinkFixture {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 JsonNode v = field.getValue();
-                row.put(
-                        field.getKey(),
-                        v.isNull()
-                                ? null
-                                : field.getKey().equals("id")
-                                        ? Long.parseLong(v.asText())
-                                        : v.asText());
+                Object value;
+                if (v.isNull()) {
+                    value = null;
+                } else if (field.getKey().equals("id")) {
+                    value = Long.parseLong(v.asText());
+                } else if (strings.getOrDefault(field.getKey(), false)) {
+                    value = textOrBytes(HexFormat.of().parseHex(v.asText().toLowerCase()));
+                } else {
+                    value = v.asText();
+                }
+                row.put(field.getKey(), value);
             }
             rows.add(row);
         }
         return rows;
     }
 
+    private static Object textOrBytes(byte[] raw) {
+        try {
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(raw))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return raw;
+        }
+    }
+
+    private static String quote(String name) {
+        return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`";
+    }
+
+    /** ClickHouse 18.16's DateTime keeps whole seconds (docs/connectors/clickhouse.md). */
+    @Override
+    public String landed(DataType.Kind kind, String canonical) {
+        if (kind == DataType.Kind.TIMESTAMP || kind == DataType.Kind.TIMESTAMP_TZ) {
+            return canonical.replaceFirst("\\.\\d+", "");
+        }
+        return canonical;
+    }
+
+    /** Runs a query; NaN and infinities come back as strings in JSON output, not as null. */
     private static String query(String sql) throws Exception {
         URI uri =
                 URI.create(
@@ -88,7 +135,7 @@ final class ClickHouseFixture implements SinkFixture {
                                 + env("SKIPPR_TEST_CH_HOST")
                                 + ":"
                                 + env("SKIPPR_TEST_CH_PORT")
-                                + "/");
+                                + "/?output_format_json_quote_denormals=1");
         HttpResponse<String> response =
                 HTTP.send(
                         HttpRequest.newBuilder(uri)

@@ -1,5 +1,6 @@
 package io.skippr.conformance;
 
+import io.skippr.job.TestEnv;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.s3.S3FileStore;
@@ -14,6 +15,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * it).
  */
 final class S3Fixture extends FileStoreFixture {
+    private static String env(String name) {
+        return TestEnv.require(name, "the S3Proxy server that scripts/test starts");
+    }
+
     private final String bucket = "skippr-kit-" + UUID.randomUUID().toString().substring(0, 8);
 
     S3Fixture(String format) throws Exception {
@@ -24,13 +29,8 @@ final class S3Fixture extends FileStoreFixture {
     }
 
     private static S3Connection connection() {
-        return S3Connection.of(
-                        SourceTable.env("SKIPPR_TEST_S3_REGION"),
-                        SourceTable.env("SKIPPR_TEST_S3_ENDPOINT"),
-                        true)
-                .withKeys(
-                        SourceTable.env("SKIPPR_TEST_S3_ACCESS_KEY"),
-                        SourceTable.env("SKIPPR_TEST_S3_SECRET_KEY"));
+        return S3Connection.of(env("SKIPPR_TEST_S3_REGION"), env("SKIPPR_TEST_S3_ENDPOINT"), true)
+                .withKeys(env("SKIPPR_TEST_S3_ACCESS_KEY"), env("SKIPPR_TEST_S3_SECRET_KEY"));
     }
 
     @Override
@@ -43,9 +43,9 @@ final class S3Fixture extends FileStoreFixture {
         return "    S3:\n      s3_bucket: "
                 + bucket
                 + "\n      s3_prefix: lake/raw\n      endpoint: "
-                + SourceTable.env("SKIPPR_TEST_S3_ENDPOINT")
+                + env("SKIPPR_TEST_S3_ENDPOINT")
                 + "\n      region: "
-                + SourceTable.env("SKIPPR_TEST_S3_REGION")
+                + env("SKIPPR_TEST_S3_REGION")
                 + "\n      path_style_access: true\n      format: "
                 + format
                 + "\n";
@@ -55,8 +55,8 @@ final class S3Fixture extends FileStoreFixture {
     @Override
     public Map<String, String> env() {
         return Map.of(
-                "AWS_ACCESS_KEY_ID", SourceTable.env("SKIPPR_TEST_S3_ACCESS_KEY"),
-                "AWS_SECRET_ACCESS_KEY", SourceTable.env("SKIPPR_TEST_S3_SECRET_KEY"),
+                "AWS_ACCESS_KEY_ID", env("SKIPPR_TEST_S3_ACCESS_KEY"),
+                "AWS_SECRET_ACCESS_KEY", env("SKIPPR_TEST_S3_SECRET_KEY"),
                 "AWS_EC2_METADATA_DISABLED", "true");
     }
 

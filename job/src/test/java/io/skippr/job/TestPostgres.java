@@ -27,14 +27,7 @@ public final class TestPostgres implements AutoCloseable {
     }
 
     public static String env(String name) {
-        String value = System.getenv(name);
-        if (value == null || value.isEmpty()) {
-            throw new AssertionError(
-                    name
-                            + " is not set: this test needs the PostgreSQL server"
-                            + " that scripts/test starts; run it through scripts/test");
-        }
-        return value;
+        return TestEnv.require(name, "the PostgreSQL server that scripts/test starts");
     }
 
     /** The data source entry for {@code table}, reading the password from ${PG_PASSWORD}. */
