@@ -297,6 +297,10 @@ public final class GcsFileStore implements FileStore {
         return new IOException(message, e);
     }
 
+    private synchronized String endpoint() {
+        return storage == null ? "its endpoint" : storage.getOptions().getHost();
+    }
+
     private String reason(StorageException e) {
         return switch (e.getCode()) {
             case 401 ->
@@ -310,6 +314,7 @@ public final class GcsFileStore implements FileStore {
                             + ", e.g. role Storage Object Admin): "
                             + e.getMessage();
             case 404 -> "not found (does bucket " + bucket + " exist?): " + e.getMessage();
+            case 0 -> "cannot reach Google Cloud Storage at " + endpoint() + ": " + e.getMessage();
             default -> e.getMessage();
         };
     }

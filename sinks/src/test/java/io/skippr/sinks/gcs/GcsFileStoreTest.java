@@ -3,6 +3,8 @@ package io.skippr.sinks.gcs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.NoCredentials;
+import com.google.cloud.ServiceOptions;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
@@ -10,6 +12,8 @@ import com.google.cloud.storage.contrib.nio.testing.LocalStorageHelper;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.FileStoreContract;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +67,27 @@ class GcsFileStoreTest extends FileStoreContract {
         store.put("k", new byte[] {1});
         assertThat(OPTIONS.getService().get(BlobId.of("other-bucket", "k"))).isNotNull();
         assertThat(new GcsFileStore("b", "p/q/", OPTIONS).describe()).isEqualTo("gs://b/p/q");
+    }
+
+    @Test
+    void anUnreachableEndpointIsReportedWithTheObjectOverTheRealHttpTransport() throws Exception {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        StorageOptions unreachable =
+                StorageOptions.http()
+                        .setProjectId("p")
+                        .setCredentials(NoCredentials.getInstance())
+                        .setHost("http://127.0.0.1:" + closed)
+                        .setRetrySettings(ServiceOptions.getNoRetrySettings())
+                        .build();
+        GcsFileStore store = new GcsFileStore("a-bucket", "out", unreachable);
+        assertThatThrownBy(() -> store.exists("t/k"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("gs://a-bucket/out/t/k")
+                .hasMessageContaining(
+                        "cannot reach Google Cloud Storage at http://127.0.0.1:" + closed);
     }
 
     @Test
