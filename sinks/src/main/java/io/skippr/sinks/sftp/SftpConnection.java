@@ -89,7 +89,7 @@ final class SftpConnection implements AutoCloseable {
                         e);
             }
             if (s.password() != null) {
-                session.addPasswordIdentity(s.password());
+                session.addPasswordIdentity(s.password().reveal());
             }
             if (s.privateKeyFile() != null) {
                 for (KeyPair key : loadKey(s)) {
@@ -155,7 +155,7 @@ final class SftpConnection implements AutoCloseable {
                             in,
                             s.privateKeyPassphrase() == null
                                     ? FilePasswordProvider.EMPTY
-                                    : FilePasswordProvider.of(s.privateKeyPassphrase()));
+                                    : FilePasswordProvider.of(s.privateKeyPassphrase().reveal()));
             if (keys == null || !keys.iterator().hasNext()) {
                 throw new IOException("no private key found in " + file);
             }

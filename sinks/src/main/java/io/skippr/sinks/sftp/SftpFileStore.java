@@ -1,5 +1,6 @@
 package io.skippr.sinks.sftp;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.files.FileStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,9 +46,9 @@ public final class SftpFileStore implements FileStore {
             String host,
             int port,
             String user,
-            String password,
+            Secret password,
             String privateKey,
-            String privateKeyPassphrase,
+            Secret privateKeyPassphrase,
             String knownHosts,
             String path)
             implements Serializable {

@@ -3,6 +3,7 @@ package io.skippr.sinks.sftp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.FileStoreContract;
 import java.io.IOException;
@@ -82,7 +83,7 @@ class SftpFileStoreITCase extends FileStoreContract {
                                 good.user(),
                                 null,
                                 good.privateKey(),
-                                "not-the-phrase",
+                                new Secret("not-the-phrase"),
                                 good.knownHosts(),
                                 good.path()));
         assertThatThrownBy(() -> store.exists("x"))
@@ -102,7 +103,7 @@ class SftpFileStoreITCase extends FileStoreContract {
                                 good.host(),
                                 good.port(),
                                 good.user(),
-                                wrong,
+                                new Secret(wrong),
                                 null,
                                 null,
                                 good.knownHosts(),
@@ -130,7 +131,7 @@ class SftpFileStoreITCase extends FileStoreContract {
                                 "127.0.0.1",
                                 closed,
                                 "someone",
-                                "pw",
+                                new Secret("pw"),
                                 null,
                                 null,
                                 knownHosts().toString(),

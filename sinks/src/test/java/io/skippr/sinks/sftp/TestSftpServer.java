@@ -1,5 +1,6 @@
 package io.skippr.sinks.sftp;
 
+import io.skippr.config.Secret;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -122,7 +123,7 @@ final class TestSftpServer {
                 "127.0.0.1",
                 port(),
                 PASSWORD_USER,
-                PASSWORD,
+                new Secret(PASSWORD),
                 null,
                 null,
                 knownHosts.toString(),
@@ -136,7 +137,7 @@ final class TestSftpServer {
                 KEY_USER,
                 null,
                 privateKeyFile.toString(),
-                KEY_PASSPHRASE,
+                new Secret(KEY_PASSPHRASE),
                 knownHosts.toString(),
                 path);
     }
