@@ -1,0 +1,321 @@
+package io.skippr.sinks.gcs;
+
+import com.google.auth.oauth2.GoogleCredentials;
+import com.google.cloud.storage.Blob;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageException;
+import com.google.cloud.storage.StorageOptions;
+import io.skippr.sinks.files.FileStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A bucket (and an optional name prefix) on Google Cloud Storage. Staged files are uploaded to the
+ * temporary object {@code <prefix>/.skippr-staging/<uuid>}; publishing copies (rewrites) it to its
+ * key, one atomic object write, then deletes the temporary object. Small files are written in one
+ * request, which GCS makes visible whole or not at all.
+ *
+ * <p>Credentials come from {@code credentials_file} (a service account key) or, without it, from
+ * the application default credentials of the machine.
+ */
+public final class GcsFileStore implements FileStore {
+    private static final long serialVersionUID = 1L;
+    static final String STAGING = ".skippr-staging";
+
+    private final String bucket;
+    private final String prefix;
+    private final String projectId;
+    private final String credentialsFile;
+
+    /** Options given by a test (an in-memory double); null builds them from the fields above. */
+    private final StorageOptions injected;
+
+    private transient Storage storage;
+
+    /**
+     * @param prefix object name prefix without a trailing slash, or null for the whole bucket
+     * @param projectId null for the project of the credentials
+     * @param credentialsFile service account key file, or null for application default credentials
+     */
+    public GcsFileStore(String bucket, String prefix, String projectId, String credentialsFile) {
+        this(bucket, prefix, projectId, credentialsFile, null);
+    }
+
+    /** A store on {@code options}: for tests against {@code LocalStorageHelper}. */
+    GcsFileStore(String bucket, String prefix, StorageOptions options) {
+        this(bucket, prefix, null, null, options);
+    }
+
+    private GcsFileStore(
+            String bucket,
+            String prefix,
+            String projectId,
+            String credentialsFile,
+            StorageOptions injected) {
+        if (bucket == null || bucket.isBlank()) {
+            throw new IllegalArgumentException("GCS needs a bucket");
+        }
+        this.bucket = bucket;
+        String p = prefix == null ? "" : prefix.trim();
+        while (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        while (p.startsWith("/")) {
+            p = p.substring(1);
+        }
+        this.prefix = p;
+        this.projectId = projectId;
+        this.credentialsFile = credentialsFile;
+        this.injected = injected;
+    }
+
+    @Override
+    public String describe() {
+        return "gs://" + bucket + (prefix.isEmpty() ? "" : "/" + prefix);
+    }
+
+    /** The object name of a key. */
+    String name(String key) {
+        return prefix.isEmpty() ? key : prefix + "/" + key;
+    }
+
+    private String staging() {
+        return name(STAGING) + "/";
+    }
+
+    private BlobId id(String name) {
+        return BlobId.of(bucket, name);
+    }
+
+    private synchronized Storage storage() throws IOException {
+        if (storage == null) {
+            storage = (injected != null ? injected : options()).getService();
+        }
+        return storage;
+    }
+
+    private StorageOptions options() throws IOException {
+        StorageOptions.Builder options = StorageOptions.http();
+        if (projectId != null) {
+            options.setProjectId(projectId);
+        }
+        if (credentialsFile != null) {
+            try (InputStream in = Files.newInputStream(Path.of(credentialsFile))) {
+                options.setCredentials(GoogleCredentials.fromStream(in));
+            } catch (NoSuchFileException e) {
+                throw new IOException(
+                        "GCS credentials_file " + credentialsFile + " does not exist", e);
+            } catch (IOException e) {
+                throw new IOException(
+                        "GCS credentials_file "
+                                + credentialsFile
+                                + " is not a service account key file (JSON)",
+                        e);
+            }
+        }
+        return options.build();
+    }
+
+    @Override
+    public Staged stage(Path local, String key) throws IOException {
+        String temp = staging() + UUID.randomUUID();
+        try {
+            storage().createFrom(BlobInfo.newBuilder(id(temp)).build(), local);
+        } catch (StorageException e) {
+            throw failed("upload " + local + " to", temp, e);
+        }
+        Files.deleteIfExists(local);
+        return new Staged(key, temp);
+    }
+
+    @Override
+    public boolean publish(Staged staged) throws IOException {
+        String temp = staged.token();
+        String target = name(staged.key());
+        try {
+            if (storage().get(id(temp)) != null) {
+                storage()
+                        .copy(
+                                Storage.CopyRequest.newBuilder()
+                                        .setSource(id(temp))
+                                        .setTarget(id(target))
+                                        .build())
+                        .getResult();
+                storage().delete(id(temp));
+                return true;
+            }
+        } catch (StorageException e) {
+            if (e.getCode() != 404) {
+                throw failed("copy gs://" + bucket + "/" + temp + " to", target, e);
+            }
+            // another committer published and deleted it between our get and copy
+        }
+        if (exists(staged.key())) {
+            return false;
+        }
+        throw new IOException(
+                "staged object gs://"
+                        + bucket
+                        + "/"
+                        + temp
+                        + " is gone and "
+                        + staged.key()
+                        + " was never published in "
+                        + describe()
+                        + ": the bucket was changed while the pipeline ran");
+    }
+
+    @Override
+    public void discard(Staged staged) throws IOException {
+        deleteObject(staged.token());
+    }
+
+    @Override
+    public void discardAllStaged() throws IOException {
+        for (String name : names(staging())) {
+            deleteObject(name);
+        }
+    }
+
+    @Override
+    public void put(String key, byte[] bytes) throws IOException {
+        String name = name(key);
+        try {
+            storage().create(BlobInfo.newBuilder(id(name)).build(), bytes);
+        } catch (StorageException e) {
+            throw failed("write", name, e);
+        }
+    }
+
+    @Override
+    public byte[] get(String key) throws IOException {
+        String name = name(key);
+        try {
+            return storage().readAllBytes(id(name));
+        } catch (StorageException e) {
+            throw failed("read", name, e);
+        }
+    }
+
+    @Override
+    public boolean exists(String key) throws IOException {
+        String name = name(key);
+        try {
+            return storage().get(id(name)) != null;
+        } catch (StorageException e) {
+            throw failed("check", name, e);
+        }
+    }
+
+    @Override
+    public List<String> list(String keyPrefix) throws IOException {
+        String root = prefix.isEmpty() ? "" : prefix + "/";
+        return names(root + keyPrefix).stream()
+                .map(n -> n.substring(root.length()))
+                .filter(k -> !k.startsWith(".") && !k.contains("/."))
+                .sorted()
+                .toList();
+    }
+
+    /** Every object name that starts with {@code namePrefix}. */
+    private List<String> names(String namePrefix) throws IOException {
+        List<String> names = new ArrayList<>();
+        try {
+            for (Blob blob :
+                    storage()
+                            .list(bucket, Storage.BlobListOption.prefix(namePrefix))
+                            .iterateAll()) {
+                names.add(blob.getName());
+            }
+        } catch (StorageException e) {
+            throw failed("list", namePrefix + "*", e);
+        }
+        return names;
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        deleteObject(name(key));
+    }
+
+    private void deleteObject(String name) throws IOException {
+        try {
+            storage().delete(id(name));
+        } catch (StorageException e) {
+            if (e.getCode() != 404) {
+                throw failed("delete", name, e);
+            }
+        }
+    }
+
+    @Override
+    public void download(String key, Path local) throws IOException {
+        String name = name(key);
+        try {
+            if (storage().get(id(name)) == null) {
+                throw new NoSuchFileException("gs://" + bucket + "/" + name);
+            }
+            storage().downloadTo(id(name), local);
+        } catch (StorageException e) {
+            throw failed("download", name, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (storage != null) {
+            try {
+                storage.close();
+            } catch (Exception e) {
+                throw new IOException("cannot close the GCS client of " + describe(), e);
+            } finally {
+                storage = null;
+            }
+        }
+    }
+
+    /**
+     * An error naming the object and, for a refusal, the permission to grant; a missing object is a
+     * {@link NoSuchFileException}.
+     */
+    private IOException failed(String what, String name, StorageException e) {
+        String object = "gs://" + bucket + "/" + name;
+        String message = "GCS: cannot " + what + " " + object + ": " + reason(e);
+        if (e.getCode() == 404) {
+            NoSuchFileException missing = new NoSuchFileException(message);
+            missing.initCause(e);
+            return missing;
+        }
+        return new IOException(message, e);
+    }
+
+    private synchronized String endpoint() {
+        return storage == null ? "its endpoint" : storage.getOptions().getHost();
+    }
+
+    private String reason(StorageException e) {
+        return switch (e.getCode()) {
+            case 401 ->
+                    "not authenticated (check credentials_file or the application default"
+                            + " credentials): "
+                            + e.getMessage();
+            case 403 ->
+                    "permission denied (the account needs the storage.objects.create, get,"
+                            + " list and delete permissions on bucket "
+                            + bucket
+                            + ", e.g. role Storage Object Admin): "
+                            + e.getMessage();
+            case 404 -> "not found (does bucket " + bucket + " exist?): " + e.getMessage();
+            case 0 -> "cannot reach Google Cloud Storage at " + endpoint() + ": " + e.getMessage();
+            default -> e.getMessage();
+        };
+    }
+}

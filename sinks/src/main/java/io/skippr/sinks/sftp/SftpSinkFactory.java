@@ -1,0 +1,51 @@
+package io.skippr.sinks.sftp;
+
+import io.skippr.config.ConfigException;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.files.FileFormat;
+import io.skippr.sinks.files.FileSinks;
+
+/**
+ * The SFTP data sink: exactly-once files in a folder on an SFTP server, logging in with a password
+ * or a private key.
+ */
+public final class SftpSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "SFTP";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        context.requireAppend("SFTP");
+        ResolvedSettings settings = context.settings();
+        SftpFileStore.Settings sftp;
+        try {
+            sftp =
+                    new SftpFileStore.Settings(
+                            settings.requireString("host"),
+                            settings.integer("port").orElse(22L).intValue(),
+                            settings.requireString("user"),
+                            settings.secret("password").orElse(null),
+                            settings.string("private_key_file").orElse(null),
+                            settings.secret("private_key_passphrase").orElse(null),
+                            settings.string("known_hosts_file").orElse(null),
+                            settings.requireString("path"));
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.of(
+                    "skippr.yml", "data_sinks." + context.entry() + ".SFTP: " + e.getMessage());
+        }
+        FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
+        return FileSinks.sink(
+                FileSinks.prepare(
+                        new SftpFileStore(sftp),
+                        context.pipeline(),
+                        context.bounded(),
+                        format,
+                        settings.string("compression").orElse(null)),
+                context.failPoint());
+    }
+}
