@@ -41,6 +41,8 @@ public final class EmbeddedRunner implements AutoCloseable {
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.port", request.env().getOrDefault("SKIPPR_UI_PORT", "0"));
         conf.setString("heartbeat.interval", "1000");
+        // no Kerberos or Hadoop tokens to obtain in a local run; looking for them costs ~0.5 s
+        conf.setString("security.delegation.tokens.enabled", "false");
         if (request.once()) {
             // a bounded run that keeps failing should end with its error, not retry forever
             conf.setString("restart-strategy.type", "fixed-delay");

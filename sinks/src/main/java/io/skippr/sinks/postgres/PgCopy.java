@@ -34,6 +34,7 @@ final class PgCopy {
     static final long EPOCH_MICROS = 946_684_800_000_000L;
 
     private static final int NUMERIC_NEG = 0x4000;
+    private static final long[] POW10 = {1, 10, 100, 1000};
     private static final BigInteger TEN_THOUSAND = BigInteger.valueOf(10_000);
 
     private final DataType.Kind[] kinds;
@@ -159,15 +160,24 @@ final class PgCopy {
     static void numeric(CopyBuffer buf, BigDecimal value) {
         BigDecimal v = value.scale() < 0 ? value.setScale(0) : value;
         int dscale = v.scale();
-        BigInteger unscaled = v.unscaledValue();
-        int sign = unscaled.signum() < 0 ? NUMERIC_NEG : 0;
-        unscaled = unscaled.abs();
         int pad = (4 - dscale % 4) % 4; // fraction digits to a multiple of 4
-        if (pad > 0) {
-            unscaled = unscaled.multiply(BigInteger.TEN.pow(pad));
+        int sign;
+        short[] groups; // least significant first
+        if (v.precision() + pad <= 18) {
+            // fits a long even after padding: no BigInteger arithmetic
+            long unscaled = v.unscaledValue().longValue();
+            sign = unscaled < 0 ? NUMERIC_NEG : 0;
+            groups = groups(Math.abs(unscaled) * POW10[pad]);
+        } else {
+            BigInteger unscaled = v.unscaledValue();
+            sign = unscaled.signum() < 0 ? NUMERIC_NEG : 0;
+            unscaled = unscaled.abs();
+            if (pad > 0) {
+                unscaled = unscaled.multiply(BigInteger.TEN.pow(pad));
+            }
+            groups = groups(unscaled);
         }
         int fractionGroups = (dscale + pad) / 4;
-        short[] groups = groups(unscaled); // least significant first
         int n = groups.length;
         int weight = n - fractionGroups - 1;
         int low = 0;
@@ -189,16 +199,19 @@ final class PgCopy {
         }
     }
 
+    private static short[] groups(long u) {
+        short[] tmp = new short[5];
+        int n = 0;
+        while (u != 0) {
+            tmp[n++] = (short) (u % 10_000);
+            u /= 10_000;
+        }
+        return n == 5 ? tmp : java.util.Arrays.copyOf(tmp, n);
+    }
+
     private static short[] groups(BigInteger unscaled) {
         if (unscaled.bitLength() < 63) {
-            long u = unscaled.longValue();
-            short[] tmp = new short[5];
-            int n = 0;
-            while (u != 0) {
-                tmp[n++] = (short) (u % 10_000);
-                u /= 10_000;
-            }
-            return java.util.Arrays.copyOf(tmp, n);
+            return groups(unscaled.longValue());
         }
         java.util.List<Short> out = new java.util.ArrayList<>();
         BigInteger u = unscaled;
