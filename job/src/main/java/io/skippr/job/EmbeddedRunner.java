@@ -72,7 +72,17 @@ public final class EmbeddedRunner implements AutoCloseable {
     public Map<String, Map<String, Long>> run(Consumer<Map<String, Map<String, Long>>> progress)
             throws Exception {
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
-        PipelineGraph.build(env, request);
+        Runnable afterRun = PipelineGraph.build(env, request);
+        try {
+            return runJob(env, progress);
+        } finally {
+            afterRun.run();
+        }
+    }
+
+    private Map<String, Map<String, Long>> runJob(
+            StreamExecutionEnvironment env, Consumer<Map<String, Map<String, Long>>> progress)
+            throws Exception {
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName("skippr " + request.pipeline().name() + (request.once() ? " --once" : ""));
         if (!request.once()) {

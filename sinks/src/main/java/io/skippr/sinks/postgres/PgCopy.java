@@ -18,7 +18,7 @@ import java.util.UUID;
  * PostgreSQL's binary COPY format (PGCOPY), written by hand for every Skippr type: a row is a field
  * count, then per field a length (-1 for NULL) and the value in the type's binary send format. Rows
  * of a staging table end with {@code _skippr_id}, {@code _skippr_synced_at}, {@code
- * _skippr_deleted} and {@code _skippr_seq}.
+ * _skippr_deleted} and {@code _skippr_seq}; rows of a target table with the first two.
  */
 final class PgCopy {
     /** Signature, flags (no OIDs), header extension length 0. */
@@ -38,17 +38,28 @@ final class PgCopy {
     private static final BigInteger TEN_THOUSAND = BigInteger.valueOf(10_000);
 
     private final DataType.Kind[] kinds;
+    private final boolean staging;
 
+    /** Rows of a staging table. */
     PgCopy(StreamSchema schema) {
+        this(schema, true);
+    }
+
+    /**
+     * @param staging true for rows of a staging table; false for rows of a target table, which end
+     *     with {@code _skippr_id} and {@code _skippr_synced_at}
+     */
+    PgCopy(StreamSchema schema, boolean staging) {
         kinds =
                 schema.columns().stream()
                         .map(Column::type)
                         .map(DataType::kind)
                         .toArray(DataType.Kind[]::new);
+        this.staging = staging;
     }
 
     void row(CopyBuffer buf, Row row, long seq) {
-        buf.writeShort(kinds.length + 4);
+        buf.writeShort(kinds.length + (staging ? 4 : 2));
         Object[] values = row.values();
         for (int i = 0; i < kinds.length; i++) {
             Object v = i < values.length ? values[i] : null;
@@ -68,6 +79,9 @@ final class PgCopy {
         } else {
             buf.writeInt(8);
             buf.writeLong(row.syncedAtMicros() - EPOCH_MICROS);
+        }
+        if (!staging) {
+            return;
         }
         buf.writeInt(1);
         buf.writeByte(row.op() == Operation.DELETE ? 1 : 0);
