@@ -175,22 +175,26 @@ final class PgCopy {
         BigDecimal v = value.scale() < 0 ? value.setScale(0) : value;
         int dscale = v.scale();
         int pad = (4 - dscale % 4) % 4; // fraction digits to a multiple of 4
-        int sign;
-        short[] groups; // least significant first
         if (v.precision() + pad <= 18) {
-            // fits a long even after padding: no BigInteger arithmetic
+            // fits a long even after padding: no BigInteger arithmetic, no arrays
             long unscaled = v.unscaledValue().longValue();
-            sign = unscaled < 0 ? NUMERIC_NEG : 0;
-            groups = groups(Math.abs(unscaled) * POW10[pad]);
+            numeric(buf, Math.abs(unscaled) * POW10[pad], unscaled < 0, dscale, pad);
         } else {
-            BigInteger unscaled = v.unscaledValue();
-            sign = unscaled.signum() < 0 ? NUMERIC_NEG : 0;
-            unscaled = unscaled.abs();
-            if (pad > 0) {
-                unscaled = unscaled.multiply(BigInteger.TEN.pow(pad));
-            }
-            groups = groups(unscaled);
+            numericOfBigInteger(buf, v);
         }
+    }
+
+    /** {@link #numeric} through BigInteger arithmetic, for any value with a scale of 0 or more. */
+    static void numericOfBigInteger(CopyBuffer buf, BigDecimal v) {
+        int dscale = v.scale();
+        int pad = (4 - dscale % 4) % 4;
+        BigInteger unscaled = v.unscaledValue();
+        int sign = unscaled.signum() < 0 ? NUMERIC_NEG : 0;
+        unscaled = unscaled.abs();
+        if (pad > 0) {
+            unscaled = unscaled.multiply(BigInteger.TEN.pow(pad));
+        }
+        short[] groups = groups(unscaled); // least significant first
         int fractionGroups = (dscale + pad) / 4;
         int n = groups.length;
         int weight = n - fractionGroups - 1;
@@ -210,6 +214,37 @@ final class PgCopy {
         buf.writeShort(dscale);
         for (int i = n - 1; i >= low; i--) {
             buf.writeShort(groups[i]);
+        }
+    }
+
+    /**
+     * The send format of {@code padded} (the absolute unscaled value times 10^{@code pad}, below
+     * 10^18) with display scale {@code dscale}: at most 5 base-10000 digits.
+     */
+    private static void numeric(
+            CopyBuffer buf, long padded, boolean negative, int dscale, int pad) {
+        int fractionGroups = (dscale + pad) / 4;
+        int n = 0; // base-10000 digits of padded
+        int zeros = 0; // of which trailing zero digits, left out
+        for (long rest = padded; rest != 0 && rest % 10_000 == 0; rest /= 10_000) {
+            zeros++;
+        }
+        for (long r = padded; r != 0; r /= 10_000) {
+            n++;
+        }
+        int ndigits = n - zeros;
+        buf.writeInt(8 + 2 * ndigits);
+        buf.writeShort(ndigits);
+        buf.writeShort(ndigits == 0 ? 0 : n - fractionGroups - 1);
+        buf.writeShort(ndigits == 0 || !negative ? 0 : NUMERIC_NEG);
+        buf.writeShort(dscale);
+        long divisor = 1;
+        for (int i = 1; i < n; i++) {
+            divisor *= 10_000;
+        }
+        for (int i = 0; i < ndigits; i++) {
+            buf.writeShort((int) (padded / divisor % 10_000));
+            divisor /= 10_000;
         }
     }
 
