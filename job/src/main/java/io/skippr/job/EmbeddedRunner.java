@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
@@ -33,6 +36,9 @@ public final class EmbeddedRunner implements AutoCloseable {
     private volatile JobID job;
     private volatile boolean stopping;
     private Map<String, Map<String, Long>> currentOrLast = Map.of();
+    private CompletableFuture<Void> starting;
+    private StreamExecutionEnvironment env;
+    private Runnable afterRun;
 
     public EmbeddedRunner(PipelineGraph.Request request) {
         this.request = request;
@@ -41,6 +47,8 @@ public final class EmbeddedRunner implements AutoCloseable {
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.port", request.env().getOrDefault("SKIPPR_UI_PORT", "0"));
         conf.setString("heartbeat.interval", "1000");
+        // no Kerberos or Hadoop tokens to obtain in a local run; looking for them costs ~0.5 s
+        conf.setString("security.delegation.tokens.enabled", "false");
         if (request.once()) {
             // a bounded run that keeps failing should end with its error, not retry forever
             conf.setString("restart-strategy.type", "fixed-delay");
@@ -49,7 +57,10 @@ public final class EmbeddedRunner implements AutoCloseable {
         }
     }
 
-    /** Starts the cluster; returns the web UI's address. */
+    /**
+     * Starts the cluster and, meanwhile on this thread, builds the pipeline's graph (which prepares
+     * its sink and plans its source); returns the web UI's address.
+     */
     public String start() throws Exception {
         int parallelism = conf.get(org.apache.flink.configuration.CoreOptions.DEFAULT_PARALLELISM);
         cluster =
@@ -59,7 +70,28 @@ public final class EmbeddedRunner implements AutoCloseable {
                                 .setNumTaskManagers(1)
                                 .setNumSlotsPerTaskManager(Math.max(parallelism, 1) + 2)
                                 .build());
-        cluster.start();
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        Thread starter =
+                new Thread(
+                        () -> {
+                            try {
+                                cluster.start();
+                                started.complete(null);
+                            } catch (Throwable t) {
+                                started.completeExceptionally(t);
+                            }
+                        },
+                        "skippr-minicluster-start");
+        starter.setDaemon(true);
+        starter.start();
+        starting = started;
+        env = new StreamExecutionEnvironment(conf);
+        afterRun = PipelineGraph.build(env, request);
+        try {
+            started.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
         return cluster.getRestAddress().get().toString();
     }
 
@@ -69,8 +101,19 @@ public final class EmbeddedRunner implements AutoCloseable {
      */
     public Map<String, Map<String, Long>> run(Consumer<Map<String, Map<String, Long>>> progress)
             throws Exception {
-        StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
-        PipelineGraph.build(env, request);
+        if (env == null) {
+            throw new IllegalStateException("start() the runner first");
+        }
+        try {
+            return runJob(env, progress);
+        } finally {
+            afterRun.run();
+        }
+    }
+
+    private Map<String, Map<String, Long>> runJob(
+            StreamExecutionEnvironment env, Consumer<Map<String, Map<String, Long>>> progress)
+            throws Exception {
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName("skippr " + request.pipeline().name() + (request.once() ? " --once" : ""));
         if (!request.once()) {
@@ -145,6 +188,13 @@ public final class EmbeddedRunner implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (starting != null) {
+            try {
+                starting.join(); // a cluster still starting cannot be closed
+            } catch (CompletionException e) {
+                LOG.debug("The cluster did not start", e);
+            }
+        }
         if (cluster != null) {
             cluster.close();
         }

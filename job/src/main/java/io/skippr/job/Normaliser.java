@@ -34,6 +34,7 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
     private transient Map<String, Map<Long, StreamSchema>> schemas;
     private transient Map<String, LongCounter> counters;
     private transient Map<String, LongCounter> deadletterCounters;
+    private transient SkipprId.Hasher ids;
 
     Normaliser(String pipeline) {
         this.pipeline = pipeline;
@@ -45,6 +46,7 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
             schemas = new HashMap<>();
             counters = new HashMap<>();
             deadletterCounters = new HashMap<>();
+            ids = new SkipprId.Hasher();
         }
         if (record instanceof SchemaChange change) {
             schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
@@ -116,7 +118,7 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
             }
         }
         Row normalised = coerced == null ? row : row.withValues(coerced);
-        out.collect(normalised.identified(SkipprId.of(row.stream(), row.position()), nowMicros()));
+        out.collect(normalised.identified(ids.of(row.stream(), row.position()), nowMicros()));
     }
 
     private void deadletter(

@@ -48,7 +48,11 @@ public final class PipelineGraph {
         return pipeline + "/" + role;
     }
 
-    public static void build(StreamExecutionEnvironment env, Request request) {
+    /**
+     * Adds the pipeline's operators to {@code env}; returns what to run once the job ended (see
+     * {@link SkipprSink#afterRun}).
+     */
+    public static Runnable build(StreamExecutionEnvironment env, Request request) {
         ResolvedPipeline run = request.pipeline().resolve(request.env());
         String name = request.pipeline().name();
         env.setRuntimeMode(
@@ -98,6 +102,7 @@ public final class PipelineGraph {
                         .uid(uid(name, sinkRole + "/count"))
                         .name(uid(name, sinkRole + "/count"));
         sink.addTo(counted, uid(name, sinkRole));
+        java.util.List<SkipprSink> sinks = new java.util.ArrayList<>(java.util.List.of(sink));
 
         var deadletters =
                 normalised
@@ -117,17 +122,20 @@ public final class PipelineGraph {
                             .flatMap(new DeadletterRows(), SerializerTypeInfo.SOURCE_RECORD)
                             .uid(uid(name, role + "/rows"))
                             .name(uid(name, role + "/rows"));
-            Connectors.sink(dl.entry().kind().name())
-                    .create(
-                            new SinkContext(
-                                    name,
-                                    dl.entry().name(),
-                                    dl,
-                                    request.once(),
-                                    request.stateDir(),
-                                    "append"))
-                    .addTo(rows, uid(name, role));
+            SkipprSink deadletterSink =
+                    Connectors.sink(dl.entry().kind().name())
+                            .create(
+                                    new SinkContext(
+                                            name,
+                                            dl.entry().name(),
+                                            dl,
+                                            request.once(),
+                                            request.stateDir(),
+                                            "append"));
+            deadletterSink.addTo(rows, uid(name, role));
+            sinks.add(deadletterSink);
         }
+        return () -> sinks.forEach(SkipprSink::afterRun);
     }
 
     private static SkipprSink dataSink(Request request, ResolvedPipeline run) {

@@ -10,23 +10,33 @@ import java.security.NoSuchAlgorithmException;
  */
 public final class SkipprId {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
-    private static final ThreadLocal<MessageDigest> SHA256 =
-            ThreadLocal.withInitial(SkipprId::sha256);
+    private static final ThreadLocal<Hasher> HASHER = ThreadLocal.withInitial(Hasher::new);
 
     private SkipprId() {}
 
     public static String of(String stream, String position) {
-        MessageDigest sha = SHA256.get();
-        sha.reset();
-        sha.update(stream.getBytes(StandardCharsets.UTF_8));
-        sha.update((byte) 0);
-        byte[] digest = sha.digest(position.getBytes(StandardCharsets.UTF_8));
-        char[] out = new char[32];
-        for (int i = 0; i < 16; i++) {
-            out[2 * i] = HEX[(digest[i] >> 4) & 0xf];
-            out[2 * i + 1] = HEX[digest[i] & 0xf];
+        return HASHER.get().of(stream, position);
+    }
+
+    /**
+     * Computes ids with a digest of its own: for one thread, such as an operator's, which calls it
+     * once per row and should not look up a thread-local each time.
+     */
+    public static final class Hasher {
+        private final MessageDigest sha = sha256();
+
+        public String of(String stream, String position) {
+            sha.reset();
+            sha.update(stream.getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            byte[] digest = sha.digest(position.getBytes(StandardCharsets.UTF_8));
+            char[] out = new char[32];
+            for (int i = 0; i < 16; i++) {
+                out[2 * i] = HEX[(digest[i] >> 4) & 0xf];
+                out[2 * i + 1] = HEX[digest[i] & 0xf];
+            }
+            return new String(out);
         }
-        return new String(out);
     }
 
     private static MessageDigest sha256() {

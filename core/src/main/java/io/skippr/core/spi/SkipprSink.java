@@ -19,4 +19,11 @@ public interface SkipprSink {
 
     /** Adds the sink's operators to the graph; every operator's uid starts with {@code uid}. */
     void addTo(DataStream<SourceRecord> records, String uid);
+
+    /**
+     * Called by the process that ran the job once it ended, whether it succeeded, failed or was
+     * stopped: releases what a failed run may still hold (PostgreSQL: its prepared transactions).
+     * Must not throw.
+     */
+    default void afterRun() {}
 }

@@ -18,7 +18,7 @@ import java.util.UUID;
  * PostgreSQL's binary COPY format (PGCOPY), written by hand for every Skippr type: a row is a field
  * count, then per field a length (-1 for NULL) and the value in the type's binary send format. Rows
  * of a staging table end with {@code _skippr_id}, {@code _skippr_synced_at}, {@code
- * _skippr_deleted} and {@code _skippr_seq}.
+ * _skippr_deleted} and {@code _skippr_seq}; rows of a target table with the first two.
  */
 final class PgCopy {
     /** Signature, flags (no OIDs), header extension length 0. */
@@ -34,20 +34,32 @@ final class PgCopy {
     static final long EPOCH_MICROS = 946_684_800_000_000L;
 
     private static final int NUMERIC_NEG = 0x4000;
+    private static final long[] POW10 = {1, 10, 100, 1000};
     private static final BigInteger TEN_THOUSAND = BigInteger.valueOf(10_000);
 
     private final DataType.Kind[] kinds;
+    private final boolean staging;
 
+    /** Rows of a staging table. */
     PgCopy(StreamSchema schema) {
+        this(schema, true);
+    }
+
+    /**
+     * @param staging true for rows of a staging table; false for rows of a target table, which end
+     *     with {@code _skippr_id} and {@code _skippr_synced_at}
+     */
+    PgCopy(StreamSchema schema, boolean staging) {
         kinds =
                 schema.columns().stream()
                         .map(Column::type)
                         .map(DataType::kind)
                         .toArray(DataType.Kind[]::new);
+        this.staging = staging;
     }
 
     void row(CopyBuffer buf, Row row, long seq) {
-        buf.writeShort(kinds.length + 4);
+        buf.writeShort(kinds.length + (staging ? 4 : 2));
         Object[] values = row.values();
         for (int i = 0; i < kinds.length; i++) {
             Object v = i < values.length ? values[i] : null;
@@ -67,6 +79,9 @@ final class PgCopy {
         } else {
             buf.writeInt(8);
             buf.writeLong(row.syncedAtMicros() - EPOCH_MICROS);
+        }
+        if (!staging) {
+            return;
         }
         buf.writeInt(1);
         buf.writeByte(row.op() == Operation.DELETE ? 1 : 0);
@@ -159,15 +174,28 @@ final class PgCopy {
     static void numeric(CopyBuffer buf, BigDecimal value) {
         BigDecimal v = value.scale() < 0 ? value.setScale(0) : value;
         int dscale = v.scale();
+        int pad = (4 - dscale % 4) % 4; // fraction digits to a multiple of 4
+        if (v.precision() + pad <= 18) {
+            // fits a long even after padding: no BigInteger arithmetic, no arrays
+            long unscaled = v.unscaledValue().longValue();
+            numeric(buf, Math.abs(unscaled) * POW10[pad], unscaled < 0, dscale, pad);
+        } else {
+            numericOfBigInteger(buf, v);
+        }
+    }
+
+    /** {@link #numeric} through BigInteger arithmetic, for any value with a scale of 0 or more. */
+    static void numericOfBigInteger(CopyBuffer buf, BigDecimal v) {
+        int dscale = v.scale();
+        int pad = (4 - dscale % 4) % 4;
         BigInteger unscaled = v.unscaledValue();
         int sign = unscaled.signum() < 0 ? NUMERIC_NEG : 0;
         unscaled = unscaled.abs();
-        int pad = (4 - dscale % 4) % 4; // fraction digits to a multiple of 4
         if (pad > 0) {
             unscaled = unscaled.multiply(BigInteger.TEN.pow(pad));
         }
-        int fractionGroups = (dscale + pad) / 4;
         short[] groups = groups(unscaled); // least significant first
+        int fractionGroups = (dscale + pad) / 4;
         int n = groups.length;
         int weight = n - fractionGroups - 1;
         int low = 0;
@@ -189,16 +217,50 @@ final class PgCopy {
         }
     }
 
+    /**
+     * The send format of {@code padded} (the absolute unscaled value times 10^{@code pad}, below
+     * 10^18) with display scale {@code dscale}: at most 5 base-10000 digits.
+     */
+    private static void numeric(
+            CopyBuffer buf, long padded, boolean negative, int dscale, int pad) {
+        int fractionGroups = (dscale + pad) / 4;
+        int n = 0; // base-10000 digits of padded
+        int zeros = 0; // of which trailing zero digits, left out
+        for (long rest = padded; rest != 0 && rest % 10_000 == 0; rest /= 10_000) {
+            zeros++;
+        }
+        for (long r = padded; r != 0; r /= 10_000) {
+            n++;
+        }
+        int ndigits = n - zeros;
+        buf.writeInt(8 + 2 * ndigits);
+        buf.writeShort(ndigits);
+        buf.writeShort(ndigits == 0 ? 0 : n - fractionGroups - 1);
+        buf.writeShort(ndigits == 0 || !negative ? 0 : NUMERIC_NEG);
+        buf.writeShort(dscale);
+        long divisor = 1;
+        for (int i = 1; i < n; i++) {
+            divisor *= 10_000;
+        }
+        for (int i = 0; i < ndigits; i++) {
+            buf.writeShort((int) (padded / divisor % 10_000));
+            divisor /= 10_000;
+        }
+    }
+
+    private static short[] groups(long u) {
+        short[] tmp = new short[5];
+        int n = 0;
+        while (u != 0) {
+            tmp[n++] = (short) (u % 10_000);
+            u /= 10_000;
+        }
+        return n == 5 ? tmp : java.util.Arrays.copyOf(tmp, n);
+    }
+
     private static short[] groups(BigInteger unscaled) {
         if (unscaled.bitLength() < 63) {
-            long u = unscaled.longValue();
-            short[] tmp = new short[5];
-            int n = 0;
-            while (u != 0) {
-                tmp[n++] = (short) (u % 10_000);
-                u /= 10_000;
-            }
-            return java.util.Arrays.copyOf(tmp, n);
+            return groups(unscaled.longValue());
         }
         java.util.List<Short> out = new java.util.ArrayList<>();
         BigInteger u = unscaled;

@@ -1,8 +1,10 @@
 package io.skippr.sinks.postgres;
 
 import io.skippr.core.postgres.PgDataSources;
+import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
+import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.StagingLoader;
 import java.io.IOException;
 import java.sql.Connection;
@@ -60,6 +62,38 @@ public record PostgresDatabase(
     @Override
     public StagingLoader loader(Connection connection) throws IOException {
         return new PgCopyLoader(this, connection);
+    }
+
+    /** {@link PgPreparedLoader} where {@link PreparedTransactions#usable}, else staging. */
+    @Override
+    public StagingLoader loader(Connection connection, SqlSinkSettings settings, int subtask)
+            throws IOException {
+        try {
+            if (PreparedTransactions.usable(settings, connection)
+                    && !new MarkerTable(settings).boundedRunCommitted(connection, settings.run())) {
+                return new PgPreparedLoader(this, connection, settings, subtask);
+            }
+        } catch (SQLException e) {
+            throw failure("checking whether transactions can be prepared", e);
+        }
+        return loader(connection);
+    }
+
+    @Override
+    public boolean isPrepared(Connection connection, String gid) throws SQLException {
+        return PreparedTransactions.isPrepared(connection, gid);
+    }
+
+    @Override
+    public boolean finishPrepared(Connection connection, String gid, boolean commit)
+            throws SQLException {
+        return PreparedTransactions.finish(connection, gid, commit);
+    }
+
+    @Override
+    public void finishLeftPrepared(Connection connection, SqlSinkSettings settings)
+            throws SQLException {
+        PreparedTransactions.finishLeft(connection, settings);
     }
 
     /**

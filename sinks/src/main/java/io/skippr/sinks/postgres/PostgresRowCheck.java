@@ -32,6 +32,8 @@ final class PostgresRowCheck implements RowCheck {
     static final LocalDate MAX_DATE = LocalDate.of(5_874_897, 12, 31);
     static final LocalDateTime MIN_TIMESTAMP = MIN_DATE.atStartOfDay();
     static final LocalDateTime MAX_TIMESTAMP = LocalDateTime.of(294_277, 1, 1, 0, 0);
+    private static final long MIN_TIMESTAMP_SECOND = MIN_TIMESTAMP.toEpochSecond(ZoneOffset.UTC);
+    private static final long MAX_TIMESTAMP_SECOND = MAX_TIMESTAMP.toEpochSecond(ZoneOffset.UTC);
 
     /** numeric's limits: digits before and after the point. */
     static final int MAX_INTEGER_DIGITS = 131_072;
@@ -78,9 +80,11 @@ final class PostgresRowCheck implements RowCheck {
                 return timestamp((LocalDateTime) v);
             }
             case TIMESTAMP_TZ -> {
-                return timestamp(
-                        LocalDateTime.ofEpochSecond(
-                                ((Instant) v).getEpochSecond(), 0, ZoneOffset.UTC));
+                long second = ((Instant) v).getEpochSecond();
+                if (second >= MIN_TIMESTAMP_SECOND && second < MAX_TIMESTAMP_SECOND) {
+                    return null;
+                }
+                return timestamp(LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC));
             }
             default -> {
                 return null;
@@ -95,6 +99,17 @@ final class PostgresRowCheck implements RowCheck {
     }
 
     private static String decimal(DataType type, BigDecimal v) {
+        int p = type.precision();
+        int s = type.scale();
+        if (p > 0
+                && p <= PostgresDialect.MAX_NUMERIC_PRECISION
+                && s >= 0
+                && s <= p
+                && v.scale() >= 0
+                && v.scale() <= s
+                && v.precision() - v.scale() <= p - s) {
+            return null; // fits numeric(p,s) as it is: the common case, without rounding
+        }
         String column = PostgresDialect.numeric(type.precision(), type.scale());
         if (column.equals("numeric")) {
             int scale = Math.max(v.scale(), 0);

@@ -10,7 +10,8 @@ import io.skippr.sinks.sql.WriteMode;
 
 /**
  * The {@code Postgres} data sink: exactly-once into a PostgreSQL schema, through binary COPY into
- * staging tables and one transaction per commit (see {@code docs/connectors/postgres.md}).
+ * staging tables (or, for bounded append runs, prepared transactions) and one transaction per
+ * commit (see {@code docs/connectors/postgres.md}).
  */
 public final class PostgresSinkFactory implements SinkFactory {
     @Override

@@ -56,43 +56,74 @@ public final class CommitTransaction {
      */
     public boolean commit(Connection c, List<SqlCommittable> committables) throws SQLException {
         List<SqlCommittable> sorted = committables.stream().sorted(ORDER).toList();
+        List<String> prepared =
+                sorted.stream()
+                        .filter(x -> x.kind() == SqlCommittable.Kind.PREPARED)
+                        .map(SqlCommittable::staging)
+                        .distinct()
+                        .toList();
         boolean autoCommit = c.getAutoCommit();
+        boolean done;
         c.setAutoCommit(false);
         try {
             markers.ensure(c);
             if (committedBefore(c, sorted)) {
                 dropStaging(c, sorted);
                 c.commit();
-                return false;
-            }
-            List<MarkerTable.Marker> rows = markerRows(sorted);
-            checkStaging(c, sorted);
-            Map<String, List<SqlCommittable>> byTable = new TreeMap<>();
-            for (SqlCommittable committable : sorted) {
-                if (committable.kind() != SqlCommittable.Kind.END) {
-                    byTable.computeIfAbsent(
-                                    names.table(committable.stream()), t -> new ArrayList<>())
-                            .add(committable);
+                done = false;
+            } else {
+                List<MarkerTable.Marker> rows = markerRows(sorted);
+                checkStaging(c, sorted);
+                Map<String, List<SqlCommittable>> byTable = new TreeMap<>();
+                for (SqlCommittable committable : sorted) {
+                    if (committable.kind() != SqlCommittable.Kind.END) {
+                        byTable.computeIfAbsent(
+                                        names.table(committable.stream()), t -> new ArrayList<>())
+                                .add(committable);
+                    }
                 }
+                for (Map.Entry<String, List<SqlCommittable>> e : byTable.entrySet()) {
+                    apply(c, e.getKey(), e.getValue());
+                }
+                for (MarkerTable.Marker marker : rows) {
+                    markers.insert(c, marker);
+                }
+                dropStaging(c, sorted);
+                c.commit();
+                done = true;
             }
-            for (Map.Entry<String, List<SqlCommittable>> e : byTable.entrySet()) {
-                apply(c, e.getKey(), e.getValue());
-            }
-            for (MarkerTable.Marker marker : rows) {
-                markers.insert(c, marker);
-            }
-            dropStaging(c, sorted);
-            c.commit();
-            return true;
         } catch (SQLException | RuntimeException e) {
             try {
                 c.rollback();
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            throw e;
-        } finally {
+            if (e instanceof SqlSinkException) {
+                // refused for good: the run is over, so its prepared rows must not hold locks
+                finishPrepared(c, prepared, false, e);
+            }
             c.setAutoCommit(autoCommit);
+            throw e;
+        }
+        // The marker rows are committed: the prepared rows are part of the run now (a crash
+        // before this ends is finished by SqlDatabase#finishLeftPrepared on the next start).
+        c.setAutoCommit(true);
+        for (String gid : prepared) {
+            settings.database().finishPrepared(c, gid, true);
+        }
+        c.setAutoCommit(autoCommit);
+        return done;
+    }
+
+    /** Rolls back (or commits) prepared transactions, keeping failures as suppressed ones. */
+    private void finishPrepared(Connection c, List<String> gids, boolean commit, Exception cause) {
+        for (String gid : gids) {
+            try {
+                c.setAutoCommit(true);
+                settings.database().finishPrepared(c, gid, commit);
+            } catch (SQLException | RuntimeException suppressed) {
+                cause.addSuppressed(suppressed);
+            }
         }
     }
 
@@ -154,6 +185,24 @@ public final class CommitTransaction {
 
     private void checkStaging(Connection c, List<SqlCommittable> sorted) throws SQLException {
         for (SqlCommittable committable : sorted) {
+            if (committable.kind() == SqlCommittable.Kind.PREPARED
+                    && !settings.database().isPrepared(c, committable.staging())) {
+                throw new SqlSinkException(
+                        "Prepared transaction "
+                                + committable.staging()
+                                + " with "
+                                + committable.rows()
+                                + " rows of stream "
+                                + committable.stream()
+                                + " (run "
+                                + committable.run()
+                                + ", subtask "
+                                + committable.subtask()
+                                + ") is gone, and "
+                                + settings.qualified(SqlNames.MARKER_TABLE)
+                                + " records no commit of it: it was rolled back while the run"
+                                + " waited for its commit");
+            }
             if (committable.kind() == SqlCommittable.Kind.ROWS
                     && dialect.columns(c, settings.schema(), committable.staging()) == null) {
                 throw new SqlSinkException(

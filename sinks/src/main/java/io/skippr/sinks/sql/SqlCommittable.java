@@ -14,7 +14,8 @@ import io.skippr.core.record.StreamSchema;
  * @param batch the writer's pre-commit count since it started in {@code epoch}
  * @param seq the staging table's number within the epoch (-1 when there is none)
  * @param schema the rows' schema (null for {@link Kind#END})
- * @param staging the staging table's name (null unless {@link Kind#ROWS})
+ * @param staging the staging table's name for {@link Kind#ROWS}, the prepared transaction's id for
+ *     {@link Kind#PREPARED}, else null
  * @param cursor the highest cursor value in the staged rows, as text, or null
  * @param cursorType the cursor column's type kind, or null
  */
@@ -37,7 +38,9 @@ public record SqlCommittable(
     public enum Kind {
         ROWS,
         SCHEMA,
-        END
+        END,
+        /** Rows in the target already, inside a prepared transaction the commit commits. */
+        PREPARED
     }
 
     /**

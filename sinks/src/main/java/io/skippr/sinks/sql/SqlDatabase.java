@@ -20,6 +20,41 @@ public interface SqlDatabase extends Serializable {
     StagingLoader loader(Connection connection) throws IOException;
 
     /**
+     * The loader for writer {@code subtask} of a run with {@code settings}: by default {@link
+     * #loader(Connection)}; a database with a faster path for some runs (PostgreSQL: COPY into the
+     * target inside a prepared transaction) returns that where it applies.
+     */
+    default StagingLoader loader(Connection connection, SqlSinkSettings settings, int subtask)
+            throws IOException {
+        return loader(connection);
+    }
+
+    /**
+     * Whether the prepared transaction {@code gid} (of a loader's {@link StagingLoader#preparedAs})
+     * still waits for its commit.
+     */
+    default boolean isPrepared(Connection connection, String gid) throws SQLException {
+        return false;
+    }
+
+    /**
+     * Commits ({@code commit}) or rolls back the prepared transaction {@code gid}, outside any
+     * transaction; returns false if it is not prepared (any more).
+     */
+    default boolean finishPrepared(Connection connection, String gid, boolean commit)
+            throws SQLException {
+        throw new UnsupportedOperationException(describe() + " has no prepared transactions");
+    }
+
+    /**
+     * Finishes what earlier runs of this pipeline and sink left prepared: commits the prepared
+     * transactions of a run with a committed marker row, rolls back the others. Runs before a
+     * bounded run reads its committed positions or picks its run number.
+     */
+    default void finishLeftPrepared(Connection connection, SqlSinkSettings settings)
+            throws SQLException {}
+
+    /**
      * Fails with a message naming the privilege the role lacks to create and load tables in {@code
      * schema} (the GRANT to run), or returns if it has them all.
      */

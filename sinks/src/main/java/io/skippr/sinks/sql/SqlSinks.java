@@ -12,6 +12,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 
 /** Prepares a SQL sink for a run and adds it to a job graph. */
 public final class SqlSinks {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SqlSinks.class);
+
     private SqlSinks() {}
 
     /**
@@ -45,6 +47,7 @@ public final class SqlSinks {
             markers.ensure(c);
             c.commit();
             c.setAutoCommit(true);
+            database.finishLeftPrepared(c, draft);
             SqlSinkSettings settings =
                     new SqlSinkSettings(
                             pipeline, sink, schema, markers.nextRun(c), bounded, mode, database);
@@ -95,6 +98,20 @@ public final class SqlSinks {
             @Override
             public void addTo(DataStream<SourceRecord> records, String uid) {
                 records.sinkTo(new SqlSink(settings, failPoint)).uid(uid).name(uid);
+            }
+
+            @Override
+            public void afterRun() {
+                try (Connection c = settings.database().connect()) {
+                    settings.database().finishLeftPrepared(c, settings);
+                } catch (SQLException | IOException | RuntimeException e) {
+                    LOG.warn(
+                            "Could not finish the prepared transactions of pipeline {} left in {};"
+                                    + " its next run finishes them: {}",
+                            settings.pipeline(),
+                            settings.database().describe(),
+                            e.getMessage());
+                }
             }
         };
     }

@@ -79,7 +79,7 @@ public final class SqlStagingWriter
         this.connection = settings.database().connect();
         try {
             dropUnheld(restoredCheckpoint, restored);
-            this.loader = settings.database().loader(connection);
+            this.loader = settings.database().loader(connection, settings, subtask);
         } catch (IOException | RuntimeException e) {
             closeQuietly();
             throw e;
@@ -278,9 +278,10 @@ public final class SqlStagingWriter
                                 .type()
                                 .kind()
                                 .name();
+        String prepared = loader.preparedAs(segment.table);
         closed.add(
                 new SqlCommittable(
-                        SqlCommittable.Kind.ROWS,
+                        prepared == null ? SqlCommittable.Kind.ROWS : SqlCommittable.Kind.PREPARED,
                         settings.run(),
                         subtask,
                         parallelism,
@@ -289,7 +290,7 @@ public final class SqlStagingWriter
                         segment.seq,
                         schema.stream(),
                         schema,
-                        segment.table.name(),
+                        prepared == null ? segment.table.name() : prepared,
                         segment.rows,
                         segment.maxCursor == null ? null : CursorValues.toText(segment.maxCursor),
                         cursorType));

@@ -17,6 +17,14 @@ public interface StagingLoader extends AutoCloseable {
     /** Sends whatever is buffered: afterwards every written row is durable in its table. */
     void finish() throws IOException;
 
+    /**
+     * Null when {@code table}'s rows go into the staging table; otherwise the id of the prepared
+     * transaction that, after {@link #finish}, holds them in the target table already.
+     */
+    default String preparedAs(StagingTable table) {
+        return null;
+    }
+
     @Override
     void close() throws IOException;
 }

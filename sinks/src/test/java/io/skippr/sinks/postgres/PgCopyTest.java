@@ -43,4 +43,26 @@ class PgCopyTest {
                                 + "0d80"
                                 + "1ed2");
     }
+
+    @Test
+    void theLongPathEncodesAsTheBigIntegerPath() {
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            int digits = 1 + random.nextInt(18);
+            long unscaled = (long) (random.nextDouble() * Math.pow(10, digits));
+            if (random.nextInt(5) == 0) {
+                unscaled = unscaled / 10_000 * 10_000; // trailing zero groups
+            }
+            BigDecimal v =
+                    BigDecimal.valueOf(
+                            random.nextBoolean() ? unscaled : -unscaled, random.nextInt(8));
+            CopyBuffer fast = new CopyBuffer(16);
+            CopyBuffer big = new CopyBuffer(16);
+            PgCopy.numeric(fast, v);
+            PgCopy.numericOfBigInteger(big, v);
+            assertThat(HexFormat.of().formatHex(fast.bytes(), 0, fast.size()))
+                    .as("%s", v)
+                    .isEqualTo(HexFormat.of().formatHex(big.bytes(), 0, big.size()));
+        }
+    }
 }

@@ -178,6 +178,24 @@ class PostgresCommitterITCase {
 
     @Test
     void aBoundedRunMissingASubtaskIsNotCommittedAtAll() throws Exception {
+        try (AutoCloseable staging = TestPg.stagingOnly()) {
+            SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
+            Collection<SqlCommittable> first;
+            try (SqlStagingWriter writer =
+                    new SqlStagingWriter(settings, 0, 2, OptionalLong.empty(), List.of())) {
+                write(writer, 0, 10);
+                first = writer.prepareCommit();
+            }
+            try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
+                assertThatThrownBy(() -> commit(committer, first))
+                        .hasMessageContaining("refusing to commit part of a run");
+            }
+            assertThat(pg.exists("orders")).isFalse();
+        }
+    }
+
+    @Test
+    void aBoundedRunMissingASubtaskRollsBackWhatItsWritersPrepared() throws Exception {
         SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
         Collection<SqlCommittable> first;
         try (SqlStagingWriter writer =
@@ -185,11 +203,13 @@ class PostgresCommitterITCase {
             write(writer, 0, 10);
             first = writer.prepareCommit();
         }
+        assertThat(TestPg.prepared()).hasSize(1);
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
             assertThatThrownBy(() -> commit(committer, first))
                     .hasMessageContaining("refusing to commit part of a run");
         }
-        assertThat(pg.exists("orders")).isFalse();
+        assertThat(TestPg.prepared()).as("no lock is left held").isEmpty();
+        assertThat(count()).as("the target, created before its rows, holds none").isEqualTo("0");
     }
 
     @Test

@@ -134,8 +134,38 @@ final class TestPg implements AutoCloseable {
                 .toList();
     }
 
+    /**
+     * Switches the prepared-transaction fast path off until closed, so bounded append runs stage
+     * their rows as on a server with {@code max_prepared_transactions = 0}.
+     */
+    static AutoCloseable stagingOnly() {
+        System.setProperty(PreparedTransactions.SWITCH, "false");
+        return () -> System.clearProperty(PreparedTransactions.SWITCH);
+    }
+
+    /** The prepared transactions Skippr left in the test database. */
+    static List<String> prepared() throws SQLException {
+        return rows(
+                        "SELECT gid FROM pg_prepared_xacts WHERE database = current_database()"
+                                + " AND starts_with(gid, 'skippr_') ORDER BY gid")
+                .stream()
+                .map(r -> r.get(0))
+                .toList();
+    }
+
+    /**
+     * Drops the schema. A prepared transaction left behind would hold its locks (and make the drop
+     * wait for ever): it is rolled back, and the test fails.
+     */
     @Override
     public void close() throws SQLException {
+        List<String> left = prepared();
+        for (String gid : left) {
+            exec("ROLLBACK PREPARED '" + gid.replace("'", "''") + "'");
+        }
         exec("DROP SCHEMA IF EXISTS " + quote(schema) + " CASCADE");
+        if (!left.isEmpty()) {
+            throw new AssertionError("prepared transactions were left behind: " + left);
+        }
     }
 }

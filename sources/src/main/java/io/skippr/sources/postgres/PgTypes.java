@@ -141,41 +141,54 @@ final class PgTypes {
                 return rs.getBytes(index);
             }
             case DATE -> {
-                if (isNullCheckingInfinity(rs, index, "date")) {
-                    return null;
-                }
-                return rs.getObject(index, LocalDate.class);
+                // one decode: pgjdbc reads infinity as LocalDate.MAX and -infinity as MIN
+                LocalDate v = rs.getObject(index, LocalDate.class);
+                return v == null
+                        ? null
+                        : finite(v, v.equals(LocalDate.MAX), v.equals(LocalDate.MIN), "date");
             }
             case TIME -> {
                 return rs.getObject(index, LocalTime.class);
             }
             case TIMESTAMP -> {
-                if (isNullCheckingInfinity(rs, index, "timestamp")) {
-                    return null;
-                }
-                return rs.getObject(index, LocalDateTime.class);
+                LocalDateTime v = rs.getObject(index, LocalDateTime.class);
+                return v == null
+                        ? null
+                        : finite(
+                                v,
+                                v.equals(LocalDateTime.MAX),
+                                v.equals(LocalDateTime.MIN),
+                                "timestamp");
             }
             case TIMESTAMP_TZ -> {
-                if (isNullCheckingInfinity(rs, index, "timestamptz")) {
-                    return null;
-                }
                 OffsetDateTime v = rs.getObject(index, OffsetDateTime.class);
-                return v == null ? null : v.toInstant();
+                return v == null
+                        ? null
+                        : finite(
+                                        v,
+                                        v.equals(OffsetDateTime.MAX),
+                                        v.equals(OffsetDateTime.MIN),
+                                        "timestamptz")
+                                .toInstant();
             }
             default -> throw new IllegalStateException("unmapped kind " + kind);
         }
     }
 
-    /** True for NULL; throws for {@code infinity} and {@code -infinity}. */
-    private static boolean isNullCheckingInfinity(ResultSet rs, int index, String type)
-            throws SQLException, Unrepresentable {
-        String text = rs.getString(index);
-        if (text == null) {
-            return true;
+    /**
+     * {@code v}, or Unrepresentable when pgjdbc read PostgreSQL's {@code infinity} ({@code
+     * positive}) or {@code -infinity} ({@code negative}); no finite PostgreSQL value reaches the
+     * Java MAX and MIN it reads them as.
+     */
+    private static <T> T finite(T v, boolean positive, boolean negative, String type)
+            throws Unrepresentable {
+        if (positive || negative) {
+            throw new Unrepresentable(
+                    type
+                            + " value "
+                            + (positive ? "infinity" : "-infinity")
+                            + " has no finite representation");
         }
-        if (text.endsWith("infinity")) {
-            throw new Unrepresentable(type + " value " + text + " has no finite representation");
-        }
-        return false;
+        return v;
     }
 }

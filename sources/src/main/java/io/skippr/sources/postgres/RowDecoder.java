@@ -25,6 +25,12 @@ final class RowDecoder {
     private final List<String> keyColumns;
     private final int cursorIndex;
 
+    /**
+     * Per key column, the index of its value when the value's Java text is PostgreSQL's text too
+     * (integers), so the key's text column need not be decoded; -1 otherwise.
+     */
+    private final int[] keyFromValue;
+
     RowDecoder(TableInfo table) {
         this.stream = table.stream();
         this.schemaVersion = table.streamSchema().version();
@@ -35,6 +41,17 @@ final class RowDecoder {
         }
         this.keyColumns = table.primaryKey();
         this.cursorIndex = table.cursorColumn() == null ? -1 : table.indexOf(table.cursorColumn());
+        this.keyFromValue = new int[keyColumns.size()];
+        for (int k = 0; k < keyFromValue.length; k++) {
+            int index = table.indexOf(keyColumns.get(k));
+            boolean integer =
+                    index >= 0
+                            && switch (kinds[index]) {
+                                case INT16, INT32, INT64 -> true;
+                                default -> false;
+                            };
+            keyFromValue[k] = integer ? index : -1;
+        }
     }
 
     /** The current row of {@code rs}, the {@code ordinal}-th of its split. */
@@ -57,7 +74,11 @@ final class RowDecoder {
         } else {
             key = new ArrayList<>(keyColumns.size());
             for (int k = 0; k < keyColumns.size(); k++) {
-                String text = rs.getString(kinds.length + k + 1);
+                int from = keyFromValue[k];
+                String text =
+                        from >= 0 && values[from] != null
+                                ? values[from].toString()
+                                : rs.getString(kinds.length + k + 1);
                 key.add(text);
                 if (k > 0) {
                     position.append(',');

@@ -1,0 +1,251 @@
+package io.skippr.sinks.postgres;
+
+import io.skippr.sinks.sql.SqlNames;
+import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.StagingLoader;
+import io.skippr.sinks.sql.StagingTable;
+import io.skippr.sinks.sql.TargetTables;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyManager;
+
+/**
+ * The fast path of DESIGN §6 for bounded append runs: rows go by binary COPY straight into their
+ * target tables inside one transaction per writer, which {@link #finish} prepares ({@code PREPARE
+ * TRANSACTION}) under a deterministic id; the run's commit inserts the marker rows and then commits
+ * the prepared transactions ({@code CommitTransaction}). Each row is written once, not staged and
+ * copied.
+ *
+ * <p>A target is created or evolved (as the commit would) in a short transaction of its own before
+ * its first row, so no prepared transaction holds a DDL lock another writer waits for; a run that
+ * fails may therefore leave a new table or column behind, never a row. A stream whose target
+ * columns differ in type from the stream's (an older, wider column) goes through a staging table,
+ * as without this path.
+ *
+ * <p>Assumes one writer per (run, subtask) at a time, and that the run has no committed marker yet
+ * ({@link PostgresDatabase#loader} checks): a restarted writer rolls back what its earlier attempt
+ * prepared.
+ */
+final class PgPreparedLoader implements StagingLoader {
+    private final PostgresDatabase database;
+    private final PostgresDialect dialect;
+    private final SqlSinkSettings settings;
+    private final TargetTables targets;
+    private final String gid;
+    private final StagingLoader staging;
+    private final Connection data;
+    private final CopyManager copy;
+    private final Map<String, Target> direct = new HashMap<>();
+    private Connection ddl;
+    private CopyIn active;
+    private String activeTable;
+    private boolean prepared;
+
+    private static final class Target {
+        final String qualified;
+        final String columns;
+        final PgCopy encoder;
+        final CopyBuffer buffer = new CopyBuffer(64 * 1024);
+
+        Target(String qualified, String columns, PgCopy encoder) {
+            this.qualified = qualified;
+            this.columns = columns;
+            this.encoder = encoder;
+        }
+    }
+
+    PgPreparedLoader(
+            PostgresDatabase database, Connection writer, SqlSinkSettings settings, int subtask)
+            throws IOException {
+        this.database = database;
+        this.dialect = database.dialect();
+        this.settings = settings;
+        this.targets = new TargetTables(settings);
+        this.gid = PreparedTransactions.gid(settings, subtask);
+        this.staging = new PgCopyLoader(database, writer);
+        this.data = database.connect();
+        try {
+            PreparedTransactions.finish(data, gid, false); // an earlier attempt's, never committed
+            data.setAutoCommit(false);
+            this.copy = data.unwrap(PGConnection.class).getCopyAPI();
+        } catch (SQLException e) {
+            closeQuietly(data);
+            throw database.failure("starting a load into prepared transaction " + gid, e);
+        }
+    }
+
+    @Override
+    public void create(StagingTable table) throws IOException {
+        if (prepared) {
+            throw new IllegalStateException("transaction " + gid + " is prepared already");
+        }
+        String target = dialect.names().table(table.schema().stream());
+        LinkedHashMap<String, String> columns = ensure(target, table);
+        if (!sameTypes(columns, table)) {
+            staging.create(table);
+            return;
+        }
+        List<String> names = new ArrayList<>(table.columns());
+        names.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT));
+        direct.put(
+                table.name(),
+                new Target(
+                        settings.qualified(target),
+                        dialect.quoteAll(names),
+                        new PgCopy(table.schema(), false)));
+    }
+
+    /** Creates or evolves the target in a transaction of its own; returns its columns. */
+    private LinkedHashMap<String, String> ensure(String target, StagingTable table)
+            throws IOException {
+        try {
+            if (ddl == null) {
+                ddl = database.connect();
+                ddl.setAutoCommit(false);
+                try (Statement st = ddl.createStatement()) {
+                    // DDL waiting on a prepared transaction would wait for ever: fail instead
+                    st.execute("SET lock_timeout = '60s'");
+                }
+                ddl.commit();
+            }
+            try {
+                LinkedHashMap<String, String> columns =
+                        targets.ensure(ddl, target, table.schema(), List.of());
+                ddl.commit();
+                return columns;
+            } catch (SQLException | RuntimeException e) {
+                ddl.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw database.failure("creating or evolving " + settings.qualified(target), e);
+        }
+    }
+
+    private boolean sameTypes(LinkedHashMap<String, String> columns, StagingTable table) {
+        for (int i = 0; i < table.columns().size(); i++) {
+            if (!table.types().get(i).equals(columns.get(table.columns().get(i)))) {
+                return false;
+            }
+        }
+        return dialect.idType().equals(columns.get(SqlNames.ID))
+                && dialect.syncedAtType().equals(columns.get(SqlNames.SYNCED_AT));
+    }
+
+    @Override
+    public void write(StagingTable table, io.skippr.core.record.Row row, long seq)
+            throws IOException {
+        Target t = direct.get(table.name());
+        if (t == null) {
+            staging.write(table, row, seq);
+            return;
+        }
+        t.encoder.row(t.buffer, row, seq);
+        if (t.buffer.size() >= PgCopyLoader.CHUNK) {
+            send(t);
+        }
+    }
+
+    private void send(Target t) throws IOException {
+        try {
+            if (!t.qualified.equals(activeTable)) {
+                endActive();
+                active =
+                        copy.copyIn(
+                                "COPY "
+                                        + t.qualified
+                                        + " ("
+                                        + t.columns
+                                        + ") FROM STDIN (FORMAT binary)");
+                activeTable = t.qualified;
+                active.writeToCopy(PgCopy.HEADER, 0, PgCopy.HEADER.length);
+            }
+            active.writeToCopy(t.buffer.bytes(), 0, t.buffer.size());
+            t.buffer.reset();
+        } catch (SQLException e) {
+            abandon();
+            throw database.failure("loading " + t.qualified, e);
+        }
+    }
+
+    private void endActive() throws SQLException {
+        if (active != null) {
+            CopyIn ending = active;
+            active = null;
+            activeTable = null;
+            ending.writeToCopy(PgCopy.TRAILER, 0, PgCopy.TRAILER.length);
+            ending.endCopy();
+        }
+    }
+
+    @Override
+    public String preparedAs(StagingTable table) {
+        return direct.containsKey(table.name()) ? gid : null;
+    }
+
+    /** Sends the rest, then prepares the transaction that holds the rows loaded into targets. */
+    @Override
+    public void finish() throws IOException {
+        staging.finish();
+        for (Target t : direct.values()) {
+            if (t.buffer.size() > 0) {
+                send(t);
+            }
+        }
+        try {
+            endActive();
+            if (!direct.isEmpty()) {
+                try (Statement st = data.createStatement()) {
+                    st.execute("PREPARE TRANSACTION " + dialect.literal(gid));
+                }
+                prepared = true;
+            }
+        } catch (SQLException e) {
+            abandon();
+            throw database.failure("preparing transaction " + gid, e);
+        }
+    }
+
+    private void abandon() {
+        if (active != null && active.isActive()) {
+            try {
+                active.cancelCopy();
+            } catch (SQLException ignored) {
+                // the COPY failed already; cancelling only frees the connection
+            }
+        }
+        active = null;
+        activeTable = null;
+    }
+
+    /** Rolls back an unprepared transaction (a failed writer); a prepared one waits for commit. */
+    @Override
+    public void close() throws IOException {
+        abandon();
+        try {
+            staging.close();
+        } finally {
+            closeQuietly(data); // closing rolls back what is not prepared
+            closeQuietly(ddl);
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // nothing left to save on this connection
+            }
+        }
+    }
+}
