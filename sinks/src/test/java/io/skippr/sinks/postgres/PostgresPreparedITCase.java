@@ -149,7 +149,11 @@ class PostgresPreparedITCase {
         SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
         prepareBoth(settings); // and the job failed before its commit
 
-        io.skippr.sinks.sql.SqlSinks.sink(settings, io.skippr.core.spi.RowCheck.NONE).afterRun();
+        io.skippr.sinks.sql.SqlSinks.sink(
+                        settings,
+                        io.skippr.core.spi.RowCheck.NONE,
+                        io.skippr.core.spi.FailPoint.NONE)
+                .afterRun();
 
         assertThat(TestPg.prepared()).isEmpty();
         assertThat(checksum()).containsExactly("0", "0", "0");
