@@ -214,10 +214,24 @@ public final class CommitLog {
                 .orElseThrow();
     }
 
-    private static Commit read(String key, byte[] bytes) throws IOException {
+    /**
+     * A file as a key: records written before sinks had stores list absolute local paths, which
+     * become keys relative to the local store's root.
+     */
+    private String asKey(String file) {
+        if (store instanceof LocalFileStore local && file.startsWith("/")) {
+            Path path = Path.of(file);
+            if (path.startsWith(local.root())) {
+                return local.root().relativize(path).toString().replace('\\', '/');
+            }
+        }
+        return file;
+    }
+
+    private Commit read(String key, byte[] bytes) throws IOException {
         JsonNode doc = JSON.readTree(bytes);
         List<String> files = new ArrayList<>();
-        doc.path("files").forEach(f -> files.add(f.asText()));
+        doc.path("files").forEach(f -> files.add(asKey(f.asText())));
         Map<String, Long> rows = new LinkedHashMap<>();
         doc.path("rows")
                 .fields()

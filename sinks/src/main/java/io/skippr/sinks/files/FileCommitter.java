@@ -20,29 +20,23 @@ final class FileCommitter implements Committer<StagedFile> {
         this.log = new CommitLog(store);
     }
 
+    /**
+     * Publishes every file, then records them. A store that fails (a lost connection, a refused
+     * call, staged data that is gone) fails the commit, so Flink retries it from the checkpoint
+     * rather than dropping the file; nothing is recorded until every file is published.
+     */
     @Override
     public void commit(Collection<CommitRequest<StagedFile>> requests) throws IOException {
         List<StagedFile> committed = new ArrayList<>();
         for (CommitRequest<StagedFile> request : requests) {
             StagedFile file = request.getCommittable();
-            if (file.isMarker() || publish(file, request)) {
-                committed.add(file);
+            if (!file.isMarker() && !store.publish(file.staged())) {
+                request.signalAlreadyCommitted();
             }
+            committed.add(file);
         }
         if (!committed.isEmpty()) {
             log.record(CommitLog.keyOf(committed), committed);
-        }
-    }
-
-    private boolean publish(StagedFile file, CommitRequest<StagedFile> request) {
-        try {
-            if (!store.publish(file.staged())) {
-                request.signalAlreadyCommitted();
-            }
-            return true;
-        } catch (IOException e) {
-            request.signalFailedWithKnownReason(e);
-            return false;
         }
     }
 

@@ -36,6 +36,9 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
 
     @Override
     public StagedFile deserialize(int version, byte[] serialized) throws IOException {
+        if (version == 1) {
+            return version1(serialized);
+        }
         if (version != VERSION) {
             throw new IOException(
                     "cannot read a staged file committable of version "
@@ -48,6 +51,30 @@ public final class StagedFileSerializer implements SimpleVersionedSerializer<Sta
                     in.readUTF(),
                     in.readUTF(),
                     readLong(in),
+                    in.readLong(),
+                    in.readLong(),
+                    in.readBoolean(),
+                    in.readInt(),
+                    in.readInt(),
+                    readNullable(in),
+                    readNullable(in));
+        }
+    }
+
+    /**
+     * Version 1, written before file sinks had stores: local temporary and final paths. The final
+     * path becomes the key (a local store resolves an absolute key to itself, and the commit log
+     * turns it back into one relative to the root) and the temporary path the token.
+     */
+    private static StagedFile version1(byte[] serialized) throws IOException {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
+            String stream = in.readUTF();
+            String temp = in.readUTF();
+            String target = in.readUTF();
+            return new StagedFile(
+                    stream,
+                    target,
+                    temp,
                     in.readLong(),
                     in.readLong(),
                     in.readBoolean(),

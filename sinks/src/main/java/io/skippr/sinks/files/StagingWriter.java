@@ -35,6 +35,9 @@ final class StagingWriter
     private final List<StagedFile> closed = new ArrayList<>();
     private long seq;
 
+    /** Keeps this writer's local files apart from any other process's on the same host. */
+    private final String writerId = java.util.UUID.randomUUID().toString().substring(0, 8);
+
     StagingWriter(FileSinkSettings settings, int subtask, int parallelism, int attempt, long seq) {
         this.settings = settings;
         this.subtask = subtask;
@@ -96,7 +99,7 @@ final class StagingWriter
                 settings.store()
                         .localStaging()
                         .resolve(Names.snake(settings.pipeline()))
-                        .resolve(settings.run() + "-" + subtask + "-" + attempt)
+                        .resolve(settings.run() + "-" + subtask + "-" + attempt + "-" + writerId)
                         .resolve(Names.snake(schema.stream()))
                         .resolve(name);
         Files.createDirectories(temp.getParent());

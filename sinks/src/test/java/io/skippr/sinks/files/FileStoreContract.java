@@ -104,9 +104,13 @@ public abstract class FileStoreContract {
         FileStore.Staged discarded = store.stage(file("d1", 100), "t/d1");
         store.discard(discarded);
         store.discard(discarded); // twice is fine
-        store.stage(file("d2", 100), "t/d2"); // abandoned by a crash
+        FileStore.Staged abandoned = store.stage(file("d2", 100), "t/d2"); // left by a crash
         store.discardAllStaged();
         assertThat(store.list("")).isEmpty();
+        assertThatThrownBy(() -> store.publish(abandoned))
+                .as("staging discarded for good")
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("t/d2");
         assertThatThrownBy(() -> store.publish(discarded))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("t/d1");
