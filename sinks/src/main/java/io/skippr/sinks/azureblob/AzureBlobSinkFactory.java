@@ -6,7 +6,6 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
-import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 
 /** The AzureBlob data sink: exactly-once files in an Azure Blob Storage container. */
@@ -38,14 +37,6 @@ public final class AzureBlobSinkFactory implements SinkFactory {
                         settings.requireString("container"),
                         settings.string("prefix").orElse(null),
                         settings.string("endpoint").orElse(null));
-        FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
-        return FileSinks.sink(
-                FileSinks.prepare(
-                        store,
-                        context.pipeline(),
-                        context.bounded(),
-                        format,
-                        settings.string("compression").orElse(null)),
-                context.failPoint());
+        return FileSinks.sink(context, store);
     }
 }

@@ -1,9 +1,11 @@
 package io.skippr.sinks.files;
 
+import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
+import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SkipprSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -97,6 +99,22 @@ public final class FileSinks {
                 // the client is opened again by whoever uses the store next
             }
         }
+    }
+
+    /**
+     * The sink of a file-family kind (LocalFile, S3, AzureBlob, GCS, SFTP) writing into {@code
+     * store}, in the format and compression its entry declares.
+     */
+    public static SkipprSink sink(SinkContext context, FileStore store) {
+        ResolvedSettings settings = context.settings();
+        return sink(
+                prepare(
+                        store,
+                        context.pipeline(),
+                        context.bounded(),
+                        FileFormat.of(settings.string("format").orElse("parquet")),
+                        settings.string("compression").orElse(null)),
+                context.failPoint());
     }
 
     /** A {@link SkipprSink} writing {@code settings}' store through {@link TwoPhaseFileSink}. */

@@ -4,7 +4,6 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
-import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 
 /**
@@ -27,14 +26,6 @@ public final class GcsSinkFactory implements SinkFactory {
                         settings.string("prefix").orElse(null),
                         settings.string("project_id").orElse(null),
                         settings.string("credentials_file").orElse(null));
-        FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
-        return FileSinks.sink(
-                FileSinks.prepare(
-                        store,
-                        context.pipeline(),
-                        context.bounded(),
-                        format,
-                        settings.string("compression").orElse(null)),
-                context.failPoint());
+        return FileSinks.sink(context, store);
     }
 }

@@ -4,8 +4,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
-import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
+import io.skippr.sinks.files.LocalFileStore;
 import java.nio.file.Path;
 
 /** The LocalFile data sink: exactly-once files in a local folder. */
@@ -20,14 +20,6 @@ public final class LocalFileSinkFactory implements SinkFactory {
         context.requireAppend("LocalFile");
         ResolvedSettings settings = context.settings();
         Path root = Path.of(settings.requireString("path")).toAbsolutePath();
-        FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
-        return FileSinks.sink(
-                FileSinks.prepare(
-                        root,
-                        context.pipeline(),
-                        context.bounded(),
-                        format,
-                        settings.string("compression").orElse(null)),
-                context.failPoint());
+        return FileSinks.sink(context, new LocalFileStore(root));
     }
 }

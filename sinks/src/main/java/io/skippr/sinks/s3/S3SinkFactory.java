@@ -5,7 +5,6 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
-import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 
 /**
@@ -27,15 +26,7 @@ public final class S3SinkFactory implements SinkFactory {
                         connection(context, settings),
                         settings.requireString("s3_bucket"),
                         settings.string("s3_prefix").orElse(""));
-        FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
-        return FileSinks.sink(
-                FileSinks.prepare(
-                        store,
-                        context.pipeline(),
-                        context.bounded(),
-                        format,
-                        settings.string("compression").orElse(null)),
-                context.failPoint());
+        return FileSinks.sink(context, store);
     }
 
     private static S3Connection connection(SinkContext context, ResolvedSettings settings) {

@@ -5,7 +5,6 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
-import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 
 /**
@@ -38,14 +37,6 @@ public final class SftpSinkFactory implements SinkFactory {
             throw ConfigException.of(
                     "skippr.yml", "data_sinks." + context.entry() + ".SFTP: " + e.getMessage());
         }
-        FileFormat format = FileFormat.of(settings.string("format").orElse("parquet"));
-        return FileSinks.sink(
-                FileSinks.prepare(
-                        new SftpFileStore(sftp),
-                        context.pipeline(),
-                        context.bounded(),
-                        format,
-                        settings.string("compression").orElse(null)),
-                context.failPoint());
+        return FileSinks.sink(context, new SftpFileStore(sftp));
     }
 }
