@@ -27,9 +27,9 @@ import org.apache.sshd.sftp.server.SftpSubsystemFactory;
  * #PASSWORD}, {@link #KEY_USER} with the RSA key in {@link #privateKeyFile()} (OpenSSH format,
  * encrypted with {@link #KEY_PASSPHRASE}).
  */
-final class TestSftpServer {
-    static final String PASSWORD_USER = "writer";
-    static final String PASSWORD = "pw-Xq7!never-log-me";
+public final class TestSftpServer {
+    public static final String PASSWORD_USER = "writer";
+    public static final String PASSWORD = "pw-Xq7!never-log-me";
     static final String KEY_USER = "keyholder";
     static final String KEY_PASSPHRASE = "phrase-9Kd";
 
@@ -80,7 +80,7 @@ final class TestSftpServer {
     }
 
     /** The server, started on first use. */
-    static synchronized TestSftpServer get() {
+    public static synchronized TestSftpServer get() {
         if (instance == null) {
             try {
                 instance = new TestSftpServer();
@@ -93,7 +93,7 @@ final class TestSftpServer {
         return instance;
     }
 
-    int port() {
+    public int port() {
         return server.getPort();
     }
 
@@ -109,12 +109,12 @@ final class TestSftpServer {
     }
 
     /** A new folder name for one store, such as {@code /run-3}. */
-    static String freshFolder() {
+    public static String freshFolder() {
         return "/run-" + FOLDERS.incrementAndGet();
     }
 
     /** A known_hosts line for this server's host key. */
-    String knownHostsLine() {
+    public String knownHostsLine() {
         return "[127.0.0.1]:" + port() + " " + PublicKeyEntry.toString(hostKey);
     }
 
