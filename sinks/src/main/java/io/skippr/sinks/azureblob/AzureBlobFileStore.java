@@ -66,15 +66,11 @@ public final class AzureBlobFileStore implements FileStore {
         this.account = account;
         this.key = Objects.requireNonNull(key, "account_key");
         this.container = container;
-        this.prefix = prefix == null ? "" : strip(prefix);
+        this.prefix = FileStore.prefix(prefix);
         this.endpoint =
                 endpoint == null || endpoint.isBlank()
                         ? "https://" + account + ".blob.core.windows.net"
                         : endpoint.replaceAll("/+$", "");
-    }
-
-    private static String strip(String prefix) {
-        return prefix.replaceAll("^/+|/+$", "");
     }
 
     @Override

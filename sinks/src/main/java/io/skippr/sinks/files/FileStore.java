@@ -23,6 +23,14 @@ import java.util.List;
  * clients and connections are opened lazily and are {@code transient}.
  */
 public interface FileStore extends Serializable, AutoCloseable {
+    /** The folder (or key prefix) under a store's root where staged files wait unpublished. */
+    String STAGING = ".skippr-staging";
+
+    /** A user's key prefix as a store keeps it: no leading or trailing slashes; "" for none. */
+    static String prefix(String prefix) {
+        return prefix == null ? "" : prefix.replaceAll("^/+|/+$", "");
+    }
+
     /** Where this is, for messages and docs: {@code s3://bucket/prefix}, {@code /data/out}. */
     String describe();
 

@@ -23,7 +23,6 @@ import java.util.stream.Stream;
  */
 public final class LocalFileStore implements FileStore {
     private static final long serialVersionUID = 1L;
-    static final String STAGING = ".skippr-staging";
 
     private final String root;
 

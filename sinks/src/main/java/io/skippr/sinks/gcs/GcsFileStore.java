@@ -28,7 +28,6 @@ import java.util.UUID;
  */
 public final class GcsFileStore implements FileStore {
     private static final long serialVersionUID = 1L;
-    static final String STAGING = ".skippr-staging";
 
     private final String bucket;
     private final String prefix;
@@ -64,14 +63,7 @@ public final class GcsFileStore implements FileStore {
             throw new IllegalArgumentException("GCS needs a bucket");
         }
         this.bucket = bucket;
-        String p = prefix == null ? "" : prefix.trim();
-        while (p.endsWith("/")) {
-            p = p.substring(0, p.length() - 1);
-        }
-        while (p.startsWith("/")) {
-            p = p.substring(1);
-        }
-        this.prefix = p;
+        this.prefix = FileStore.prefix(prefix == null ? null : prefix.trim());
         this.projectId = projectId;
         this.credentialsFile = credentialsFile;
         this.injected = injected;

@@ -54,7 +54,7 @@ public final class S3FileStore implements FileStore {
         if (bucket == null || bucket.isBlank()) {
             throw new IllegalArgumentException("an S3 file store needs a bucket");
         }
-        String trimmed = prefix == null ? "" : prefix.replaceAll("^/+|/+$", "");
+        String trimmed = FileStore.prefix(prefix);
         this.connection = connection;
         this.bucket = bucket.trim();
         this.root = trimmed.isEmpty() ? "" : trimmed + "/";

@@ -32,7 +32,6 @@ import org.apache.sshd.sftp.common.SftpException;
  */
 public final class SftpFileStore implements FileStore {
     private static final long serialVersionUID = 1L;
-    static final String STAGING = ".skippr-staging";
 
     private final Settings settings;
     private final String root;
