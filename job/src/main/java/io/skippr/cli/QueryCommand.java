@@ -6,7 +6,10 @@ import io.skippr.config.ConfiguredPipeline;
 import io.skippr.config.model.PipelineDef;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.job.StateDirs;
+import io.skippr.job.query.LakeQuery;
 import io.skippr.job.query.WalQuery;
+import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
+import io.skippr.sinks.skipprlake.SkipprLakeSinkFactory;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
@@ -21,8 +24,9 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = {
             "Runs SQL (DuckDB's dialect) over the records a pipeline without a data sink keeps in"
-                    + " its WAL store (each stream is a view named after it), or over the"
-                    + " database file of a pipeline's DuckDB data sink.",
+                    + " its WAL store (each stream is a view named after it), over the"
+                    + " database file of a pipeline's DuckDB data sink, or over the Iceberg tables"
+                    + " of its SkipprLake data sink (each table a view of its current snapshot).",
             "Example: skipprd query --pipeline orders \"SELECT count(*) FROM orders\""
         })
 final class QueryCommand implements Callable<Integer> {
@@ -87,6 +91,9 @@ final class QueryCommand implements Callable<Integer> {
     private WalQuery.Result duckDbSink(ConfiguredPipeline configured, PipelineDef def)
             throws SQLException {
         ResolvedSettings sink = configured.resolve(context.env).dataSink();
+        if (sink.entry().kind().name().equals(SkipprLakeSinkFactory.KIND)) {
+            return lake(def, sink);
+        }
         if (!sink.entry().kind().name().equals("DuckDB")) {
             throw new UsageException(
                     "pipeline '"
@@ -96,8 +103,9 @@ final class QueryCommand implements Callable<Integer> {
                             + " ("
                             + sink.entry().kind().name()
                             + "); query it there."
-                            + " skipprd query reads the WAL store of pipelines without a data sink, or"
-                            + " the database file of a DuckDB data sink");
+                            + " skipprd query reads the WAL store of pipelines without a data sink,"
+                            + " the database file of a DuckDB data sink, or the tables of a"
+                            + " SkipprLake");
         }
         Path file = Path.of(sink.requireString("path"));
         if (!java.nio.file.Files.exists(file)) {
@@ -110,6 +118,30 @@ final class QueryCommand implements Callable<Integer> {
                             + " --once first");
         }
         return WalQuery.runOnDuckDb(file, sink.string("schema").orElse("main"), sql);
+    }
+
+    /** A pipeline loading SkipprLake is queried over its tables' current snapshots. */
+    private WalQuery.Result lake(PipelineDef def, ResolvedSettings sink) throws SQLException {
+        SkipprLakeCatalog catalog = SkipprLakeCatalog.of("data_sinks", def.dataSink(), sink);
+        String namespace = sink.string("namespace").orElse("skippr");
+        List<String> tables = LakeQuery.tables(catalog, namespace);
+        if (tables.isEmpty()) {
+            throw new UsageException(
+                    "namespace "
+                            + namespace
+                            + " of "
+                            + catalog.describe()
+                            + " holds no tables yet; run skipprd sync --pipeline "
+                            + pipeline
+                            + " --once first");
+        }
+        try {
+            return LakeQuery.run(catalog, namespace, sql);
+        } catch (SQLException e) {
+            throw ConfigException.of(
+                    "query",
+                    firstLine(e.getMessage()) + " (tables: " + String.join(", ", tables) + ")");
+        }
     }
 
     private static String firstLine(String message) {

@@ -57,7 +57,7 @@ public final class WalQuery {
         }
     }
 
-    private static Result execute(Statement st, String sql) throws SQLException {
+    static Result execute(Statement st, String sql) throws SQLException {
         try (ResultSet rs = st.executeQuery(sql)) {
             ResultSetMetaData meta = rs.getMetaData();
             List<String> columns = new ArrayList<>();

@@ -1,0 +1,9 @@
+package io.skippr.conformance;
+
+/** SkipprLake with its embedded catalog and a local warehouse. */
+class SkipprLakeConformanceITCase extends SinkConformanceKit {
+    @Override
+    protected SinkFixture fixture() {
+        return SkipprLakeFixture.embedded();
+    }
+}

@@ -1,0 +1,185 @@
+package io.skippr.sinks.iceberg;
+
+import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.DataType;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits each {@link IcebergCommittable} with one catalog commit per table: an append of the
+ * table's new data files whose snapshot summary records the commit id (pipeline, sink, run and, in
+ * a continuous run, checkpoint), the row count and, in a bounded run, the stream's highest cursor
+ * value. Then, if asked, compacts the table ({@link Compactor}).
+ *
+ * <p>Assumptions: it runs alone (parallelism 1, after {@link WriteAggregator}); the data files it
+ * is handed are complete; nobody expires the snapshots of a commit Flink may still replay. A
+ * replayed commit whose id is in the table's history is skipped, so committing twice is harmless;
+ * after a crash between two tables' commits the replay commits only the missing ones. A bounded
+ * run's committable must hold every writer subtask's end, or nothing is committed.
+ */
+final class IcebergCommitter implements Committer<IcebergCommittable> {
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergCommitter.class);
+
+    private final IcebergSinkSettings settings;
+    private final CommitHistory history;
+    private final Compactor compactor;
+    private Catalog catalog;
+
+    IcebergCommitter(IcebergSinkSettings settings, String job) {
+        this.settings = settings;
+        this.history = new CommitHistory(settings);
+        this.compactor = new Compactor(settings, job);
+    }
+
+    @Override
+    public void commit(Collection<CommitRequest<IcebergCommittable>> requests) {
+        List<CommitRequest<IcebergCommittable>> sorted = new ArrayList<>(requests);
+        sorted.sort(
+                Comparator.comparingLong(
+                                (CommitRequest<IcebergCommittable> r) -> r.getCommittable().run())
+                        .thenComparingLong(r -> r.getCommittable().checkpoint()));
+        for (CommitRequest<IcebergCommittable> request : sorted) {
+            if (!commit(request.getCommittable())) {
+                request.signalAlreadyCommitted();
+            }
+        }
+    }
+
+    /** Commits what is not in the tables yet; false if everything was. */
+    boolean commit(IcebergCommittable committable) {
+        if (settings.bounded()) {
+            checkComplete(committable);
+        }
+        Map<String, List<IcebergWriteResult>> byTable = new TreeMap<>();
+        for (IcebergWriteResult result : committable.results()) {
+            if (result.kind() == IcebergWriteResult.Kind.FILES) {
+                byTable.computeIfAbsent(result.table(), t -> new ArrayList<>()).add(result);
+            }
+        }
+        boolean committed = false;
+        for (Map.Entry<String, List<IcebergWriteResult>> e : byTable.entrySet()) {
+            committed |= commitTable(committable, e.getKey(), e.getValue());
+        }
+        return committed || byTable.isEmpty();
+    }
+
+    private boolean commitTable(
+            IcebergCommittable committable, String name, List<IcebergWriteResult> results) {
+        Table table = catalog().loadTable(settings.table(name));
+        String id = history.commitId(committable.run(), committable.checkpoint());
+        if (history.contains(table, id)) {
+            LOG.info("{} holds commit {} already: skipping its replay", table.name(), id);
+            return false;
+        }
+        List<DataFile> files = new ArrayList<>();
+        long rows = 0;
+        for (IcebergWriteResult result : results) {
+            files.addAll(result.files());
+            rows += result.rows();
+        }
+        if (files.isEmpty()) {
+            return false;
+        }
+        AppendFiles append = table.newAppend();
+        files.forEach(append::appendFile);
+        append.set(CommitHistory.PIPELINE, settings.pipeline())
+                .set(CommitHistory.SINK, settings.sink())
+                .set(CommitHistory.RUN, String.valueOf(committable.run()))
+                .set(CommitHistory.CHECKPOINT, String.valueOf(committable.checkpoint()))
+                .set(CommitHistory.COMMIT_ID, id)
+                .set(CommitHistory.STREAM, results.get(0).stream())
+                .set(CommitHistory.ROWS, String.valueOf(rows))
+                .set(CommitHistory.BOUNDED, String.valueOf(settings.bounded()));
+        IcebergWriteResult position = highestCursor(results);
+        if (position != null) {
+            append.set(CommitHistory.POSITION, position.cursor())
+                    .set(CommitHistory.POSITION_TYPE, position.cursorType());
+        }
+        append.commit();
+        if (settings.compact()) {
+            compact(table);
+        }
+        return true;
+    }
+
+    /** A failed compaction leaves the data committed: it is logged and tried after the next. */
+    private void compact(Table table) {
+        try {
+            compactor.compact(table);
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Could not compact {}; the data is committed, the next commit tries again: {}",
+                    table.name(),
+                    e.toString());
+        }
+    }
+
+    private static IcebergWriteResult highestCursor(List<IcebergWriteResult> results) {
+        IcebergWriteResult best = null;
+        Object max = null;
+        for (IcebergWriteResult result : results) {
+            if (result.cursor() == null || result.cursorType() == null) {
+                continue;
+            }
+            DataType type = DataType.of(DataType.Kind.valueOf(result.cursorType()));
+            Object value = CursorValues.parse(type, result.cursor());
+            if (best == null || CursorValues.max(max, value) == value) {
+                best = result;
+                max = value;
+            }
+        }
+        return best;
+    }
+
+    private void checkComplete(IcebergCommittable committable) {
+        Set<Integer> ended = new TreeSet<>();
+        int parallelism = -1;
+        for (IcebergWriteResult result : committable.results()) {
+            if (result.kind() == IcebergWriteResult.Kind.END) {
+                ended.add(result.subtask());
+                parallelism = result.parallelism();
+            }
+        }
+        if (parallelism < 0 || ended.size() != parallelism) {
+            throw new IcebergSinkException(
+                    "Bounded run "
+                            + committable.run()
+                            + " of pipeline "
+                            + settings.pipeline()
+                            + " reached its commit with the ends of writer subtasks "
+                            + ended
+                            + (parallelism < 0 ? "" : " of " + parallelism)
+                            + ": refusing to commit part of a run");
+        }
+    }
+
+    private Catalog catalog() {
+        if (catalog == null) {
+            catalog = settings.catalog().open();
+        }
+        return catalog;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (catalog instanceof Closeable closeable) {
+            closeable.close();
+        }
+        catalog = null;
+    }
+}

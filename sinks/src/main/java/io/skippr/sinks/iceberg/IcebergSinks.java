@@ -1,0 +1,100 @@
+package io.skippr.sinks.iceberg;
+
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.FailPoint;
+import io.skippr.core.spi.SkipprSink;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** Prepares an Iceberg-family sink for a run and adds it to a job graph. */
+public final class IcebergSinks {
+    private IcebergSinks() {}
+
+    /**
+     * Settings for a new run: the namespace is created where missing (so the catalog is reachable
+     * and writable before Flink starts), and the run number is one above the highest any table of
+     * the namespace records for this pipeline and sink.
+     *
+     * @param draft the settings, with any run number
+     */
+    public static IcebergSinkSettings prepare(IcebergSinkSettings draft) {
+        return withCatalog(
+                draft,
+                catalog -> {
+                    IcebergTables.ensureNamespace(catalog, draft.icebergNamespace());
+                    CommitHistory history = new CommitHistory(draft);
+                    long last = 0;
+                    for (TableIdentifier id : catalog.listTables(draft.icebergNamespace())) {
+                        last = Math.max(last, history.lastRun(catalog.loadTable(id)));
+                    }
+                    return draft.withRun(last + 1);
+                });
+    }
+
+    /**
+     * Per stream, the highest cursor value the latest bounded run of this pipeline and sink
+     * committed with its data: where the next bounded run starts.
+     */
+    public static Map<String, String> committedPositions(IcebergSinkSettings settings) {
+        return withCatalog(
+                settings,
+                catalog -> {
+                    Map<String, String> positions = new HashMap<>();
+                    CommitHistory history = new CommitHistory(settings);
+                    for (TableIdentifier id : catalog.listTables(settings.icebergNamespace())) {
+                        Table table = catalog.loadTable(id);
+                        CommitHistory.Position position = history.position(table);
+                        if (position != null) {
+                            positions.put(position.stream(), position.value());
+                        }
+                    }
+                    return positions;
+                });
+    }
+
+    /** A {@link SkipprSink} writing through {@link IcebergSink}. */
+    public static SkipprSink sink(IcebergSinkSettings settings, FailPoint failPoint) {
+        return new SkipprSink() {
+            @Override
+            public Map<String, String> committedPositions() {
+                return IcebergSinks.committedPositions(settings);
+            }
+
+            @Override
+            public io.skippr.core.spi.RowCheck loadCheck() {
+                return new IcebergLimits();
+            }
+
+            @Override
+            public void addTo(DataStream<SourceRecord> records, String uid) {
+                records.sinkTo(new IcebergSink(settings, failPoint, uid)).uid(uid).name(uid);
+            }
+        };
+    }
+
+    private interface CatalogWork<T> {
+        T run(Catalog catalog);
+    }
+
+    private static <T> T withCatalog(IcebergSinkSettings settings, CatalogWork<T> work) {
+        Catalog catalog = settings.catalog().open();
+        try {
+            return work.run(catalog);
+        } finally {
+            if (catalog instanceof Closeable closeable) {
+                try {
+                    closeable.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.skippr.sinks.iceberg;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.ContentFileParser;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.util.JsonUtil;
+
+/**
+ * What a writer subtask hands on at a checkpoint (or the end of a bounded run): the data files it
+ * finished for one table, or, in a bounded run, its end. The files are written and complete, but in
+ * no snapshot yet.
+ *
+ * @param dataFiles the data files, in Iceberg's JSON form (path, size, row count, column metrics)
+ * @param cursor the highest cursor value among the files' rows, as text, or null
+ * @param cursorType the cursor column's type kind, or null
+ */
+public record IcebergWriteResult(
+        Kind kind,
+        int subtask,
+        int parallelism,
+        String stream,
+        String table,
+        List<String> dataFiles,
+        long rows,
+        String cursor,
+        String cursorType) {
+
+    /** What a result holds. */
+    public enum Kind {
+        FILES,
+        /**
+         * A bounded run's subtask finished: its commit is complete only with every subtask's end.
+         */
+        END
+    }
+
+    public IcebergWriteResult {
+        dataFiles = List.copyOf(dataFiles);
+    }
+
+    public static IcebergWriteResult end(int subtask, int parallelism) {
+        return new IcebergWriteResult(
+                Kind.END, subtask, parallelism, "", "", List.of(), 0, null, null);
+    }
+
+    public static String json(DataFile file) {
+        return ContentFileParser.toJson(file, PartitionSpec.unpartitioned());
+    }
+
+    /** The data files, read back from their JSON form. */
+    public List<DataFile> files() {
+        List<DataFile> files = new ArrayList<>(dataFiles.size());
+        for (String text : dataFiles) {
+            try {
+                files.add(
+                        (DataFile)
+                                ContentFileParser.fromJson(
+                                        JsonUtil.mapper().readTree(text),
+                                        PartitionSpec.unpartitioned()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("unreadable data file entry: " + text, e);
+            }
+        }
+        return files;
+    }
+}

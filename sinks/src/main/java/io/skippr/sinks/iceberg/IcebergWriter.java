@@ -1,0 +1,260 @@
+package io.skippr.sinks.iceberg;
+
+import io.skippr.core.naming.Names;
+import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Writes each stream's rows into Parquet data files of its table, with Iceberg's own writers (so
+ * every column carries its field id), rolling at the target size; at the checkpoint barrier (or the
+ * end of a bounded run) it finishes them and hands them on, one {@link IcebergWriteResult} per
+ * stream and schema version, plus in a bounded run its end. A new schema version is applied to the
+ * table when it arrives ({@link IcebergTables#ensure}), before any row of it is written.
+ *
+ * <p>File names are {@code <subtask>-<attempt>-<pipeline>-<run>-<job>-<epoch>-<seq>-<n>.parquet}:
+ * the job is (the start of) Flink's job id, the epoch the checkpoint the writer restored from, and
+ * seq counts its files since; so a name never repeats, not for a retried attempt, nor for a rerun
+ * of a run that never committed (Iceberg creates data files, it never overwrites one).
+ */
+final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergWriteResult> {
+    private final IcebergSinkSettings settings;
+    private final int subtask;
+    private final int parallelism;
+    private final int attempt;
+    private final String job;
+    private final long epoch;
+    private final Catalog catalog;
+    private final IcebergTables tables;
+    private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
+    private final Map<String, Table> tableOf = new HashMap<>();
+    private final Map<String, OpenFiles> open = new LinkedHashMap<>();
+    private final List<IcebergWriteResult> closed = new ArrayList<>();
+    private long seq;
+
+    IcebergWriter(
+            IcebergSinkSettings settings,
+            int subtask,
+            int parallelism,
+            int attempt,
+            String job,
+            long epoch) {
+        this.settings = settings;
+        this.subtask = subtask;
+        this.parallelism = parallelism;
+        this.attempt = attempt;
+        this.job = job;
+        this.epoch = epoch;
+        this.catalog = settings.catalog().open();
+        this.tables = new IcebergTables(catalog, settings);
+    }
+
+    @Override
+    public void write(SourceRecord record, Context context) throws IOException {
+        if (record instanceof SchemaChange change) {
+            StreamSchema schema = change.schema();
+            Map<Long, StreamSchema> versions =
+                    schemas.computeIfAbsent(schema.stream(), s -> new HashMap<>());
+            if (!versions.containsKey(schema.version())) {
+                tableOf.put(schema.stream(), tables.ensure(schema));
+                versions.put(schema.version(), schema);
+            }
+            return;
+        }
+        if (!(record instanceof Row row)) {
+            throw new IOException("an Iceberg sink receives rows and schemas, not " + record);
+        }
+        OpenFiles files = open.get(row.stream());
+        if (files == null || files.version != row.schemaVersion()) {
+            if (files != null) {
+                close(files);
+            }
+            files = openFiles(schemaOf(row));
+            open.put(row.stream(), files);
+        }
+        files.write(row);
+    }
+
+    private StreamSchema schemaOf(Row row) throws IOException {
+        StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
+        if (schema == null) {
+            throw new IOException(
+                    "row of stream "
+                            + row.stream()
+                            + " arrived before its schema version "
+                            + row.schemaVersion());
+        }
+        return schema;
+    }
+
+    private OpenFiles openFiles(StreamSchema schema) {
+        Table table = tableOf.get(schema.stream());
+        String operation =
+                String.format(
+                        "%s-%d-%s-%d-%d",
+                        Names.snake(settings.pipeline()), settings.run(), job, epoch, seq++);
+        OutputFileFactory names =
+                OutputFileFactory.builderFor(table, subtask, attempt)
+                        .format(FileFormat.PARQUET)
+                        .operationId(operation)
+                        .build();
+        GenericFileWriterFactory writers =
+                new GenericFileWriterFactory.Builder(table)
+                        .dataSchema(table.schema())
+                        .dataFileFormat(FileFormat.PARQUET)
+                        .build();
+        RollingDataWriter<Record> writer =
+                new RollingDataWriter<>(
+                        writers, names, table.io(), settings.targetFileBytes(), table.spec(), null);
+        return new OpenFiles(schema, table, writer);
+    }
+
+    private void close(OpenFiles files) throws IOException {
+        files.writer.close();
+        List<String> dataFiles = new ArrayList<>();
+        for (DataFile file : files.writer.result().dataFiles()) {
+            dataFiles.add(IcebergWriteResult.json(file));
+        }
+        StreamSchema schema = files.schema;
+        String cursorType =
+                schema.cursorColumn() == null
+                        ? null
+                        : schema.columns()
+                                .get(schema.indexOf(schema.cursorColumn()))
+                                .type()
+                                .kind()
+                                .name();
+        closed.add(
+                new IcebergWriteResult(
+                        IcebergWriteResult.Kind.FILES,
+                        subtask,
+                        parallelism,
+                        schema.stream(),
+                        IcebergTables.name(schema.stream()),
+                        dataFiles,
+                        files.rows,
+                        files.maxCursor == null ? null : CursorValues.toText(files.maxCursor),
+                        cursorType));
+    }
+
+    @Override
+    public Collection<IcebergWriteResult> prepareCommit() throws IOException {
+        for (OpenFiles files : open.values()) {
+            close(files);
+        }
+        open.clear();
+        List<IcebergWriteResult> out = new ArrayList<>(closed);
+        closed.clear();
+        if (settings.bounded()) {
+            out.add(IcebergWriteResult.end(subtask, parallelism));
+        }
+        return out;
+    }
+
+    @Override
+    public void flush(boolean endOfInput) {}
+
+    @Override
+    public void close() throws Exception {
+        try {
+            for (OpenFiles files : open.values()) {
+                files.writer.close(); // never committed: the files stay outside every snapshot
+            }
+            open.clear();
+        } finally {
+            if (catalog instanceof Closeable closeable) {
+                closeable.close();
+            }
+        }
+    }
+
+    /** One stream's rolling data files for one schema version. */
+    private static final class OpenFiles {
+        final StreamSchema schema;
+        final long version;
+        final RollingDataWriter<Record> writer;
+        final GenericRecord template;
+        final int[] positions;
+        final Type[] types;
+        final int idPosition;
+        final int syncedAtPosition;
+        final int cursorIndex;
+        long rows;
+        Object maxCursor;
+
+        OpenFiles(StreamSchema schema, Table table, RollingDataWriter<Record> writer) {
+            this.schema = schema;
+            this.version = schema.version();
+            this.writer = writer;
+            Schema tableSchema = table.schema();
+            this.template = GenericRecord.create(tableSchema);
+            List<Types.NestedField> fields = tableSchema.columns();
+            Map<String, Integer> position = new HashMap<>();
+            for (int i = 0; i < fields.size(); i++) {
+                position.put(fields.get(i).name(), i);
+            }
+            this.positions = new int[schema.size()];
+            this.types = new Type[schema.size()];
+            for (int i = 0; i < schema.size(); i++) {
+                String name = schema.columns().get(i).name();
+                Integer at = position.get(name);
+                if (at == null) {
+                    throw new IcebergSinkException(
+                            "table " + table.name() + " has no column " + name);
+                }
+                positions[i] = at;
+                types[i] = fields.get(at).type();
+            }
+            this.idPosition = position.get(IcebergTables.ID);
+            this.syncedAtPosition = position.get(IcebergTables.SYNCED_AT);
+            this.cursorIndex =
+                    schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
+        }
+
+        void write(Row row) {
+            GenericRecord record = template.copy();
+            Object[] values = row.values();
+            for (int i = 0; i < positions.length && i < values.length; i++) {
+                record.set(positions[i], IcebergTypes.value(values[i], types[i]));
+            }
+            record.set(idPosition, row.id());
+            record.set(syncedAtPosition, syncedAt(row.syncedAtMicros()));
+            writer.write(record);
+            rows++;
+            if (cursorIndex >= 0 && cursorIndex < values.length) {
+                maxCursor = CursorValues.max(maxCursor, values[cursorIndex]);
+            }
+        }
+
+        private static Object syncedAt(long micros) {
+            return Instant.EPOCH
+                    .plusNanos(Math.multiplyExact(micros, 1000L))
+                    .atOffset(ZoneOffset.UTC);
+        }
+    }
+}
