@@ -1,0 +1,165 @@
+package io.skippr.sinks.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.core.record.StreamSchema;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Iceberg committer's recovery checklist, on a real SkipprLake (embedded catalog, local
+ * warehouse): what a replay, a partial commit or a bounded run leaves in the tables.
+ */
+class IcebergCommitterITCase {
+    @TempDir Path dir;
+
+    private TestLake lake() {
+        return new TestLake(dir.resolve("lake"));
+    }
+
+    private static long sumOfIds(List<Record> rows) {
+        return rows.stream().mapToLong(r -> (Long) r.getField("id")).sum();
+    }
+
+    @Test
+    void aReplayedCommittableIsANoOpEvenForANewCommitterAfterARestore() throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings settings = lake.settings(false, 1 << 20, false);
+        IcebergCommittable committable =
+                new IcebergCommittable(
+                        settings.run(),
+                        7,
+                        List.copyOf(TestLake.write(settings, TestLake.ORDERS, 1, 101)));
+
+        IcebergCommitter committer = new IcebergCommitter(settings, "test");
+        assertThat(committer.commit(committable)).as("first commit").isTrue();
+        assertThat(committer.commit(committable)).as("the same committer replays it").isFalse();
+        committer.close();
+        IcebergCommitter restored = new IcebergCommitter(settings, "restored");
+        assertThat(restored.commit(committable)).as("a committer after a restore").isFalse();
+        restored.close();
+
+        List<Record> rows = lake.rows("orders");
+        assertThat(rows).hasSize(100);
+        assertThat(sumOfIds(rows)).isEqualTo(5050);
+        Table table = lake.table("orders");
+        assertThat(table.snapshots()).hasSize(1);
+        assertThat(table.currentSnapshot().summary())
+                .containsEntry(CommitHistory.COMMIT_ID, "p/lake/run-1/checkpoint-7")
+                .containsEntry(CommitHistory.ROWS, "100")
+                .containsEntry(CommitHistory.BOUNDED, "false");
+    }
+
+    @Test
+    void aReplayAfterACrashBetweenTwoTablesCommitsOnlyTheMissingTable() throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings settings = lake.settings(false, 1 << 20, false);
+        StreamSchema items =
+                new StreamSchema("OrderItems", TestLake.ORDERS.columns(), List.of("id"), "id");
+        List<IcebergWriteResult> orders =
+                List.copyOf(TestLake.write(settings, TestLake.ORDERS, 1, 51));
+        List<IcebergWriteResult> both = new ArrayList<>(orders);
+        both.addAll(TestLake.write(settings, items, 1, 31));
+        IcebergCommitter committer = new IcebergCommitter(settings, "test");
+        // the first attempt died after committing orders, before order_items
+        committer.commit(new IcebergCommittable(settings.run(), 3, orders));
+        assertThat(committer.commit(new IcebergCommittable(settings.run(), 3, both))).isTrue();
+        committer.close();
+
+        assertThat(lake.rows("orders")).hasSize(50);
+        assertThat(lake.rows("order_items")).hasSize(30);
+        assertThat(lake.table("orders").snapshots()).hasSize(1);
+    }
+
+    @Test
+    void aBoundedRunCommitsItsCursorWithTheDataAndTheNextRunStartsAfterIt() throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings first = lake.settings(true, 1 << 20, false);
+        assertThat(first.run()).isEqualTo(1);
+        List<IcebergWriteResult> results = new ArrayList<>();
+        results.addAll(TestLake.write(first, 0, 2, TestLake.ORDERS, 1, 41));
+        results.addAll(TestLake.write(first, 1, 2, TestLake.ORDERS, 41, 61));
+        IcebergCommitter committer = new IcebergCommitter(first, "test");
+        assertThat(committer.commit(new IcebergCommittable(first.run(), 1, results))).isTrue();
+        committer.close();
+
+        assertThat(IcebergSinks.committedPositions(first)).isEqualTo(Map.of("orders", "60"));
+        assertThat(lake.table("orders").currentSnapshot().summary())
+                .containsEntry(CommitHistory.COMMIT_ID, "p/lake/run-1")
+                .containsEntry(CommitHistory.POSITION, "60")
+                .containsEntry(CommitHistory.POSITION_TYPE, "INT64");
+        assertThat(lake.settings(true, 1 << 20, false).run()).as("the next run").isEqualTo(2);
+    }
+
+    @Test
+    void aBoundedCommitMissingASubtasksEndCommitsNothing() throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings settings = lake.settings(true, 1 << 20, false);
+        List<IcebergWriteResult> half =
+                List.copyOf(TestLake.write(settings, 0, 2, TestLake.ORDERS, 1, 11));
+        IcebergCommitter committer = new IcebergCommitter(settings, "test");
+        assertThatThrownBy(() -> committer.commit(new IcebergCommittable(settings.run(), 1, half)))
+                .isInstanceOf(IcebergSinkException.class)
+                .hasMessage(
+                        "Bounded run 1 of pipeline p reached its commit with the ends of writer"
+                                + " subtasks [0] of 2: refusing to commit part of a run");
+        committer.close();
+        assertThat(lake.rows("orders")).isEmpty();
+        assertThat(IcebergSinks.committedPositions(settings)).isEmpty();
+    }
+
+    @Test
+    void committablesSurviveTheirSerializer() throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings settings = lake.settings(true, 1 << 20, false);
+        IcebergCommittable committable =
+                new IcebergCommittable(
+                        4, 9, List.copyOf(TestLake.write(settings, TestLake.ORDERS, 1, 21)));
+        IcebergCommittableSerializer serializer = new IcebergCommittableSerializer();
+        IcebergCommittable back =
+                serializer.deserialize(serializer.getVersion(), serializer.serialize(committable));
+        assertThat(back).isEqualTo(committable);
+        assertThat(back.results().get(0).files().get(0).recordCount()).isEqualTo(20);
+        assertThatThrownBy(() -> serializer.deserialize(2, serializer.serialize(committable)))
+                .hasMessage(
+                        "cannot read an Iceberg committable of version 2; this Skippr reads"
+                                + " version 1");
+    }
+
+    @Test
+    void dataFilesRollAtTheTargetSize() throws Exception {
+        TestLake lake = lake();
+        long target = 64 * 1024;
+        IcebergSinkSettings settings = lake.settings(false, target, false);
+        List<IcebergWriteResult> results =
+                List.copyOf(TestLake.write(settings, TestLake.ORDERS, 1, 30_001));
+        IcebergCommitter committer = new IcebergCommitter(settings, "test");
+        committer.commit(new IcebergCommittable(settings.run(), 1, results));
+        committer.close();
+
+        Table table = lake.table("orders");
+        List<Long> sizes = new ArrayList<>();
+        table.newScan().planFiles().forEach(task -> sizes.add(task.file().fileSizeInBytes()));
+        assertThat(sizes).as("data files").hasSizeGreaterThan(2);
+        assertThat(sizes).allMatch(size -> size < 2 * target);
+        List<Record> rows = lake.rows("orders");
+        assertThat(rows).hasSize(30_000);
+        assertThat(sumOfIds(rows)).isEqualTo(30_000L * 30_001 / 2);
+        assertThat(
+                        rows.stream()
+                                .map(r -> (BigDecimal) r.getField("amount"))
+                                .reduce(BigDecimal.ZERO, BigDecimal::add))
+                .isEqualByComparingTo(BigDecimal.valueOf(30_000L * 30_001 / 2 * 125, 2));
+        Snapshot snapshot = table.currentSnapshot();
+        assertThat(snapshot.summary()).containsEntry(CommitHistory.ROWS, "30000");
+    }
+}
