@@ -21,6 +21,7 @@ import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.util.SerializableSupplier;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -179,7 +180,15 @@ public final class SkipprLakeCatalog implements IcebergCatalogFactory {
         if (s3 != null) {
             S3Connection connection = s3;
             SerializableSupplier<S3Client> client = connection::open;
-            io = new S3FileIO(client);
+            // Without an async client S3FileIO would build one through its default client
+            // factory (which needs the STS, KMS, Glue and DynamoDB SDKs); nothing here reads
+            // through the async client (the analytics accelerator is off).
+            SerializableSupplier<S3AsyncClient> noAsync =
+                    () -> {
+                        throw new UnsupportedOperationException(
+                                "SkipprLake reads S3 through the synchronous client only");
+                    };
+            io = new S3FileIO(client, noAsync);
         } else {
             Configuration conf = new Configuration();
             // no .crc files beside the data files
