@@ -51,6 +51,16 @@ public final class DataSinkGCS extends Connector<DataSinkGCS> {
         return set("credentials_file", value);
     }
 
+    /** GCS JSON API endpoint, for tests and private endpoints (default: Google); plain http only on localhost, and then without credentials. */
+    public DataSinkGCS endpoint(String value) {
+        return set("endpoint", value);
+    }
+
+    /** GCS JSON API endpoint, for tests and private endpoints (default: Google); plain http only on localhost, and then without credentials. From an environment variable. */
+    public DataSinkGCS endpoint(EnvRef value) {
+        return set("endpoint", value);
+    }
+
     /** File format of the written files. Default: parquet. One of parquet, jsonl, csv. */
     public DataSinkGCS format(String value) {
         return set("format", value);

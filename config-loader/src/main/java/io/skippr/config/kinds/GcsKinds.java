@@ -26,6 +26,11 @@ public final class GcsKinds implements KindProvider {
                                         "credentials_file",
                                         "Service account key file (default: application default"
                                                 + " credentials)"),
+                                Field.string(
+                                        "endpoint",
+                                        "GCS JSON API endpoint, for tests and private endpoints"
+                                                + " (default: Google); plain http only on"
+                                                + " localhost, and then without credentials"),
                                 CommonFields.FORMAT,
                                 CommonFields.COMPRESSION,
                                 CommonFields.ROLL_SIZE_MB,
