@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,17 +14,23 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -47,6 +54,8 @@ public final class FakeGcsServer implements AutoCloseable {
     private static final String API = "/storage/v1/b";
     private static final String UPLOAD = "/upload/storage/v1/b";
     private static final String DOWNLOAD = "/download/storage/v1/b";
+    private static final Charset UTF8 = StandardCharsets.UTF_8;
+    private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d*)");
 
     /** Query parameters that change nothing here: the fake always answers in full. */
     private static final Set<String> NEUTRAL =
@@ -72,7 +81,14 @@ public final class FakeGcsServer implements AutoCloseable {
         this.pageSize = pageSize;
         this.http =
                 HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        this.threads = Executors.newFixedThreadPool(8);
+        this.threads =
+                Executors.newFixedThreadPool(
+                        8,
+                        task -> {
+                            Thread thread = new Thread(task, "fake-gcs");
+                            thread.setDaemon(true);
+                            return thread;
+                        });
         http.setExecutor(threads);
         http.createContext("/", this::handle);
         http.start();
@@ -91,13 +107,15 @@ public final class FakeGcsServer implements AutoCloseable {
     }
 
     /** Runs a server on {@code args[0]} (a folder), prints its endpoint and serves until killed. */
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length != 1) {
             System.err.println("usage: FakeGcsServer FOLDER");
             System.exit(2);
         }
         FakeGcsServer server = new FakeGcsServer(Files.createDirectories(Path.of(args[0])), 1000);
         System.out.println(server.endpoint());
+        System.out.flush();
+        new CountDownLatch(1).await();
     }
 
     /**
@@ -154,7 +172,7 @@ public final class FakeGcsServer implements AutoCloseable {
         }
 
         private static List<String> segments(String rawPath) {
-            return java.util.Arrays.stream(rawPath.split("/"))
+            return Arrays.stream(rawPath.split("/"))
                     .skip(1)
                     .map(FakeGcsServer::percentDecode)
                     .toList();
@@ -164,7 +182,7 @@ public final class FakeGcsServer implements AutoCloseable {
     /** Query parameters; every one a handler does not take is refused. */
     private static final class Query {
         private final Map<String, String> values = new HashMap<>();
-        private final Set<String> taken = new java.util.HashSet<>(NEUTRAL);
+        private final Set<String> taken = new HashSet<>(NEUTRAL);
 
         Query(String raw) {
             if (raw != null && !raw.isEmpty()) {
@@ -210,8 +228,6 @@ public final class FakeGcsServer implements AutoCloseable {
             }
         }
     }
-
-    private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
 
     /**
      * Decodes %XX escapes as UTF-8; unlike URLDecoder, leaves '+' a plus (object names hold it).
@@ -404,8 +420,7 @@ public final class FakeGcsServer implements AutoCloseable {
         long last = size - 1;
         int code = 200;
         if (range != null) {
-            java.util.regex.Matcher m =
-                    java.util.regex.Pattern.compile("bytes=(\\d+)-(\\d*)").matcher(range.trim());
+            Matcher m = RANGE.matcher(range.trim());
             if (!m.matches()) {
                 throw FakeGcsError.unsupported("the Range " + range);
             }
@@ -564,7 +579,7 @@ public final class FakeGcsServer implements AutoCloseable {
             } catch (IOException | ClassCastException e) {
                 throw new FakeGcsError(400, "parseError", "Parse Error");
             }
-            store(exchange, bucket, metadata, new java.io.ByteArrayInputStream(parts.media()), pre);
+            store(exchange, bucket, metadata, new ByteArrayInputStream(parts.media()), pre);
         } else if ("media".equals(type)) {
             String name = q.get("name");
             q.checkAllTaken();

@@ -8,6 +8,8 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -164,5 +166,44 @@ class FakeGcsServerTest {
                                 .getService()) {
             assertThat(other.readAllBytes(id)).containsExactly(4, 2);
         }
+    }
+
+    @Test
+    void itRunsAsAProcessOfItsOwnOnAFolder(@TempDir Path own) throws Exception {
+        Process process =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                FakeGcsServer.class.getName(),
+                                own.toString())
+                        .redirectError(ProcessBuilder.Redirect.INHERIT)
+                        .start();
+        try (BufferedReader out =
+                new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String endpoint = out.readLine();
+            assertThat(endpoint).startsWith("http://127.0.0.1:");
+            HttpResponse<String> bucket =
+                    HTTP.send(
+                            HttpRequest.newBuilder(URI.create(endpoint + "/storage/v1/b?project=p"))
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"own\"}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(bucket.statusCode()).isEqualTo(200);
+            try (Storage other =
+                    StorageOptions.http()
+                            .setHost(endpoint)
+                            .setProjectId("p")
+                            .setCredentials(NoCredentials.getInstance())
+                            .build()
+                            .getService()) {
+                other.create(BlobInfo.newBuilder(BlobId.of("own", "x")).build(), new byte[] {5});
+                assertThat(other.readAllBytes(BlobId.of("own", "x"))).containsExactly(5);
+            }
+        } finally {
+            process.destroyForcibly().waitFor();
+        }
+        assertThat(own.resolve("own")).isDirectory();
     }
 }
