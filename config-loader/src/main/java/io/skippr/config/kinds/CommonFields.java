@@ -39,6 +39,12 @@ final class CommonFields {
                             "verify-full")
                     .defaultsTo("prefer");
 
+    static final Field SSLROOTCERT =
+            Field.path(
+                    "sslrootcert",
+                    "CA certificate file that sslmode verify-ca and verify-full check the server"
+                            + " against (default: ~/.postgresql/root.crt, as in libpq)");
+
     static final Field AWS_REGION =
             Field.string("region", "AWS region (default: from the AWS SDK's region chain)");
 
