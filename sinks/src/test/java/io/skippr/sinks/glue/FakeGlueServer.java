@@ -12,7 +12,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +48,7 @@ public final class FakeGlueServer implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper();
     private final FakeGlueCatalog catalog = new FakeGlueCatalog();
     private final List<String> calls = new ArrayList<>();
+    private final Map<String, Runnable> beforeNext = new HashMap<>();
     private final ExecutorService executor;
     private final HttpServer server;
 
@@ -108,6 +111,17 @@ public final class FakeGlueServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code action} once, just before the next {@code operation} request is served (and after
+     * that request arrived): for tests that need another client to act between a reader's GetTable
+     * and its UpdateTable, as a concurrent writer would. The action may call this server.
+     */
+    public void beforeNext(String operation, Runnable action) {
+        synchronized (beforeNext) {
+            beforeNext.put(operation, action);
+        }
+    }
+
     @Override
     public void close() {
         server.stop(0);
@@ -128,6 +142,13 @@ public final class FakeGlueServer implements AutoCloseable {
             ObjectNode response;
             try {
                 checkRequest(exchange, target);
+                Runnable action;
+                synchronized (beforeNext) {
+                    action = beforeNext.remove(operation);
+                }
+                if (action != null) {
+                    action.run();
+                }
                 response = catalog.call(operation, parse(body));
             } catch (GlueFault fault) {
                 record(operation + " -> " + fault.type());
