@@ -70,4 +70,24 @@ public final class DataSinkGCS extends Connector<DataSinkGCS> {
     public DataSinkGCS compression(EnvRef value) {
         return set("compression", value);
     }
+
+    /** Start a new file once one holds this many MiB. Default: 128. */
+    public DataSinkGCS rollSizeMb(long value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one holds this many MiB. Default: 128. From an environment variable. */
+    public DataSinkGCS rollSizeMb(EnvRef value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). */
+    public DataSinkGCS rollIntervalSeconds(long value) {
+        return set("roll_interval_seconds", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). From an environment variable. */
+    public DataSinkGCS rollIntervalSeconds(EnvRef value) {
+        return set("roll_interval_seconds", value);
+    }
 }

@@ -17,6 +17,16 @@ final class CommonFields {
                     "gzip",
                     "none");
 
+    static final Field ROLL_SIZE_MB =
+            Field.integer("roll_size_mb", "Start a new file once one holds this many MiB")
+                    .defaultsTo(128);
+
+    static final Field ROLL_INTERVAL_SECONDS =
+            Field.integer(
+                    "roll_interval_seconds",
+                    "Start a new file once one has been open this long (default: files roll only"
+                            + " at checkpoints and by size)");
+
     static final Field SSLMODE =
             Field.choice(
                             "sslmode",

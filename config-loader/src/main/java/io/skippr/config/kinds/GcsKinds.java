@@ -27,7 +27,9 @@ public final class GcsKinds implements KindProvider {
                                         "Service account key file (default: application default"
                                                 + " credentials)"),
                                 CommonFields.FORMAT,
-                                CommonFields.COMPRESSION)
+                                CommonFields.COMPRESSION,
+                                CommonFields.ROLL_SIZE_MB,
+                                CommonFields.ROLL_INTERVAL_SECONDS)
                         .build());
     }
 }
