@@ -3,9 +3,9 @@ package io.skippr.sinks.glue;
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.TableCatalog;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,7 +40,7 @@ import software.amazon.awssdk.services.glue.model.Table;
  * <p>Each instance remembers (per process, not in state) what it already applied, so Glue is called
  * once per table, schema version and partition, not once per file.
  */
-public final class GlueTableCatalog implements Serializable {
+public final class GlueTableCatalog implements TableCatalog {
     private static final long serialVersionUID = 1L;
     static final int MAX_ATTEMPTS = 25;
 
@@ -92,6 +92,7 @@ public final class GlueTableCatalog implements Serializable {
      * Makes sure the stream's table exists with every column of {@code schema}, and that {@code
      * partition} (such as {@code dt=2026-11-29}; "" for an unpartitioned file) is registered.
      */
+    @Override
     public void prepare(StreamSchema schema, String partition) throws IOException {
         Applied done = applied();
         String table = table(schema.stream());
