@@ -264,17 +264,20 @@ class AthenaSinkITCase {
                                     files))
                     .containsExactly(n, n, true, true, n - n / 2, n / 2);
         }
+        // Either subtask may open its first file on either schema version (the source splits the
+        // rows between them), so the table is created with or without "note" first.
         JsonNode table = glue.table("bronze", "orders").orElseThrow();
         assertThat(columns(table))
-                .containsExactly(
-                        Map.entry("id", "bigint"),
-                        Map.entry("amount", "decimal(12,2)"),
-                        Map.entry("_skippr_id", "string"),
-                        Map.entry("_skippr_synced_at", "timestamp"),
-                        Map.entry("note", "string"));
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(
+                                "id", "bigint",
+                                "amount", "decimal(12,2)",
+                                "_skippr_id", "string",
+                                "_skippr_synced_at", "timestamp",
+                                "note", "string"));
         assertThat(table.path("VersionId").asText())
-                .as("one update: the added column")
-                .isEqualTo("2");
+                .as("created, then at most one update: the added column")
+                .isIn("1", "2");
     }
 
     @Test
