@@ -1,8 +1,11 @@
 # shellcheck shell=bash
 # Throwaway PostgreSQL server for tests and benchmarks. Source this file, then:
 #   pg_install             install Debian's `postgresql` package if no server is found
-#   pg_start [SETTING...]  start a server on a free 127.0.0.1 port and export
-#                          SKIPPR_TEST_PG_{HOST,PORT,USER,PASSWORD,DATABASE,BIN};
+#   pg_start [SETTING...]  start a server on a free 127.0.0.1 port, with TLS from a
+#                          throwaway CA, and export
+#                          SKIPPR_TEST_PG_{HOST,PORT,USER,PASSWORD,DATABASE,BIN} and
+#                          SKIPPR_TEST_PG_CA (that CA's certificate) and
+#                          SKIPPR_TEST_PG_OTHER_CA (an unrelated CA's);
 #                          each SETTING is a postgresql.conf line overriding the
 #                          defaults below, e.g. 'fsync = on' or 'wal_level = logical'
 #   pg_stop                stop the server and delete its files; safe to call
@@ -18,10 +21,10 @@ pg_bin() {  # prints the newest /usr/lib/postgresql/<version>/bin
 }
 
 pg_install() {
-  pg_bin >/dev/null && return 0
-  echo "pg_install: installing PostgreSQL with apt" >&2
+  pg_bin >/dev/null && command -v openssl >/dev/null && return 0
+  echo "pg_install: installing PostgreSQL and openssl with apt" >&2
   apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql openssl
 }
 
 pg_as() {  # runs a server command as user postgres when root (initdb refuses root)
@@ -49,6 +52,26 @@ pg_free_port() {  # a port below the ephemeral range with nothing listening on i
   return 1
 }
 
+pg_tls() {  # a throwaway CA, a server certificate it signed for 127.0.0.1 and localhost, and an
+  # unrelated CA, in folder $1, so tests can use sslmode verify-full (and see it refuse a wrong CA)
+  local dir=$1 ca
+  mkdir -p "$dir"
+  for ca in ca other-ca; do
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3 -subj "/CN=Skippr test $ca" \
+      -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+      -keyout "$dir/$ca.key" -out "$dir/$ca.crt" 2>/dev/null || return 1
+  done
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$dir/server.key" \
+    -out "$dir/server.csr" 2>/dev/null || return 1
+  printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" "basicConstraints=CA:FALSE" \
+    "keyUsage=digitalSignature,keyEncipherment" "extendedKeyUsage=serverAuth" >"$dir/server.ext"
+  openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial \
+    -days 3 -extfile "$dir/server.ext" -out "$dir/server.crt" 2>/dev/null || return 1
+  rm -f "$dir/ca.key" "$dir/other-ca.key" "$dir/server.csr"
+  chmod 600 "$dir/server.key"
+  if (( EUID == 0 )); then chown postgres: "$dir/server.key" "$dir/server.crt"; fi
+}
+
 # shellcheck disable=SC2120  # settings are optional
 pg_start() {
   local port started
@@ -64,7 +87,11 @@ pg_start() {
     cat "$PG_DIR/initdb.log" >&2
     return 1
   fi
+  pg_tls "$PG_DIR/ssl" || return 1
   cat >>"$PG_DIR/data/postgresql.conf" <<CONF
+ssl = on
+ssl_cert_file = '$PG_DIR/ssl/server.crt'
+ssl_key_file = '$PG_DIR/ssl/server.key'
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$PG_DIR'
@@ -93,7 +120,8 @@ CONF
     -c "CREATE DATABASE skippr OWNER skippr" || return 1
 
   export SKIPPR_TEST_PG_HOST=127.0.0.1 SKIPPR_TEST_PG_PORT=$port SKIPPR_TEST_PG_USER=skippr \
-    SKIPPR_TEST_PG_PASSWORD=skippr SKIPPR_TEST_PG_DATABASE=skippr SKIPPR_TEST_PG_BIN=$PG_BIN
+    SKIPPR_TEST_PG_PASSWORD=skippr SKIPPR_TEST_PG_DATABASE=skippr SKIPPR_TEST_PG_BIN=$PG_BIN \
+    SKIPPR_TEST_PG_CA=$PG_DIR/ssl/ca.crt SKIPPR_TEST_PG_OTHER_CA=$PG_DIR/ssl/other-ca.crt
   echo "pg_start: $("$PG_BIN/postgres" --version) ready on 127.0.0.1:$port" >&2
 }
 

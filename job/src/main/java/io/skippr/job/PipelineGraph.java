@@ -163,6 +163,7 @@ public final class PipelineGraph {
                                 request.once(),
                                 request.stateDir(),
                                 mode,
-                                request.failPoint()));
+                                request.failPoint(),
+                                run.schemaSink()));
     }
 }

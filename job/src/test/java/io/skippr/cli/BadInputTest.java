@@ -909,6 +909,35 @@ class BadInputTest {
                                         + " refuses to run until they do"));
         all.add(
                 yaml(
+                                "paired: AthenaIceberg copies with different Glue databases",
+                                HEAD
+                                        + """
+                                        data_sinks:
+                                          warehouse:
+                                            schema_sink: schema_sinks.warehouse
+                                            AthenaIceberg:
+                                              s3_bucket: acme-lake
+                                              athena_workgroup_name: primary
+                                              athena_results_s3_bucket: acme-athena-results
+                                              glue_database_name: bronze
+                                        schema_sinks:
+                                          warehouse:
+                                            AthenaIceberg:
+                                              s3_bucket: acme-lake
+                                              athena_workgroup_name: primary
+                                              athena_results_s3_bucket: acme-athena-results
+                                              glue_database_name: silver
+                                        """)
+                        .expect(
+                                "skippr.yml:26:27:"
+                                        + " schema_sinks.warehouse.AthenaIceberg.glue_database_name:"
+                                        + " differs from"
+                                        + " data_sinks.warehouse.AthenaIceberg.glue_database_name"
+                                        + " ('bronze' vs 'silver'); the paired AthenaIceberg data"
+                                        + " sink and schema sink must hold identical settings, and"
+                                        + " Skippr refuses to run until they do"));
+        all.add(
+                yaml(
                                 "paired: SkipprLake catalog_password differs, neither value shown",
                                 HEAD
                                         + """

@@ -65,7 +65,8 @@ final class KitPipeline {
                         + "\ndata_sources:\n  src:\n"
                         + run.sourceYaml()
                         + "data_sinks:\n  dest:\n"
-                        + fixture.sinkYaml(dir));
+                        + fixture.sinkYaml(dir)
+                        + fixture.schemaSinksYaml(dir));
         return file;
     }
 

@@ -22,6 +22,14 @@ public interface SinkFixture {
      */
     String sinkYaml(Path dir) throws Exception;
 
+    /**
+     * A top-level {@code schema_sinks:} section for a data sink whose entry links a schema sink
+     * (Athena and its Glue schema sink); empty for the others.
+     */
+    default String schemaSinksYaml(Path dir) throws Exception {
+        return "";
+    }
+
     /** Environment variables the entry refers to. */
     default Map<String, String> env() {
         return Map.of();

@@ -80,4 +80,24 @@ public final class DataSinkAzureBlob extends Connector<DataSinkAzureBlob> {
     public DataSinkAzureBlob compression(EnvRef value) {
         return set("compression", value);
     }
+
+    /** Start a new file once one holds this many MiB. Default: 128. */
+    public DataSinkAzureBlob rollSizeMb(long value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one holds this many MiB. Default: 128. From an environment variable. */
+    public DataSinkAzureBlob rollSizeMb(EnvRef value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). */
+    public DataSinkAzureBlob rollIntervalSeconds(long value) {
+        return set("roll_interval_seconds", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). From an environment variable. */
+    public DataSinkAzureBlob rollIntervalSeconds(EnvRef value) {
+        return set("roll_interval_seconds", value);
+    }
 }

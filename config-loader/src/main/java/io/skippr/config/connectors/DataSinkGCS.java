@@ -51,6 +51,16 @@ public final class DataSinkGCS extends Connector<DataSinkGCS> {
         return set("credentials_file", value);
     }
 
+    /** GCS JSON API endpoint, for tests and private endpoints (default: Google); plain http only on localhost, and then without credentials. */
+    public DataSinkGCS endpoint(String value) {
+        return set("endpoint", value);
+    }
+
+    /** GCS JSON API endpoint, for tests and private endpoints (default: Google); plain http only on localhost, and then without credentials. From an environment variable. */
+    public DataSinkGCS endpoint(EnvRef value) {
+        return set("endpoint", value);
+    }
+
     /** File format of the written files. Default: parquet. One of parquet, jsonl, csv. */
     public DataSinkGCS format(String value) {
         return set("format", value);
@@ -69,5 +79,25 @@ public final class DataSinkGCS extends Connector<DataSinkGCS> {
     /** Compression codec (default: snappy for parquet, none for jsonl and csv). One of snappy, zstd, gzip, none. From an environment variable. */
     public DataSinkGCS compression(EnvRef value) {
         return set("compression", value);
+    }
+
+    /** Start a new file once one holds this many MiB. Default: 128. */
+    public DataSinkGCS rollSizeMb(long value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one holds this many MiB. Default: 128. From an environment variable. */
+    public DataSinkGCS rollSizeMb(EnvRef value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). */
+    public DataSinkGCS rollIntervalSeconds(long value) {
+        return set("roll_interval_seconds", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). From an environment variable. */
+    public DataSinkGCS rollIntervalSeconds(EnvRef value) {
+        return set("roll_interval_seconds", value);
     }
 }

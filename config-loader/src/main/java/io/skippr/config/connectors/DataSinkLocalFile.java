@@ -40,4 +40,24 @@ public final class DataSinkLocalFile extends Connector<DataSinkLocalFile> {
     public DataSinkLocalFile compression(EnvRef value) {
         return set("compression", value);
     }
+
+    /** Start a new file once one holds this many MiB. Default: 128. */
+    public DataSinkLocalFile rollSizeMb(long value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one holds this many MiB. Default: 128. From an environment variable. */
+    public DataSinkLocalFile rollSizeMb(EnvRef value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). */
+    public DataSinkLocalFile rollIntervalSeconds(long value) {
+        return set("roll_interval_seconds", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). From an environment variable. */
+    public DataSinkLocalFile rollIntervalSeconds(EnvRef value) {
+        return set("roll_interval_seconds", value);
+    }
 }

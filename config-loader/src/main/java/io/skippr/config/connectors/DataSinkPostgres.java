@@ -80,4 +80,14 @@ public final class DataSinkPostgres extends Connector<DataSinkPostgres> {
     public DataSinkPostgres sslmode(EnvRef value) {
         return set("sslmode", value);
     }
+
+    /** CA certificate file that sslmode verify-ca and verify-full check the server against (default: ~/.postgresql/root.crt, as in libpq). */
+    public DataSinkPostgres sslrootcert(String value) {
+        return set("sslrootcert", value);
+    }
+
+    /** CA certificate file that sslmode verify-ca and verify-full check the server against (default: ~/.postgresql/root.crt, as in libpq). From an environment variable. */
+    public DataSinkPostgres sslrootcert(EnvRef value) {
+        return set("sslrootcert", value);
+    }
 }

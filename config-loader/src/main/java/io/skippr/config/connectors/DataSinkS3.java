@@ -80,4 +80,24 @@ public final class DataSinkS3 extends Connector<DataSinkS3> {
     public DataSinkS3 compression(EnvRef value) {
         return set("compression", value);
     }
+
+    /** Start a new file once one holds this many MiB. Default: 128. */
+    public DataSinkS3 rollSizeMb(long value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one holds this many MiB. Default: 128. From an environment variable. */
+    public DataSinkS3 rollSizeMb(EnvRef value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). */
+    public DataSinkS3 rollIntervalSeconds(long value) {
+        return set("roll_interval_seconds", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). From an environment variable. */
+    public DataSinkS3 rollIntervalSeconds(EnvRef value) {
+        return set("roll_interval_seconds", value);
+    }
 }

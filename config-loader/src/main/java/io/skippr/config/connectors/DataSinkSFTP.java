@@ -110,4 +110,24 @@ public final class DataSinkSFTP extends Connector<DataSinkSFTP> {
     public DataSinkSFTP compression(EnvRef value) {
         return set("compression", value);
     }
+
+    /** Start a new file once one holds this many MiB. Default: 128. */
+    public DataSinkSFTP rollSizeMb(long value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one holds this many MiB. Default: 128. From an environment variable. */
+    public DataSinkSFTP rollSizeMb(EnvRef value) {
+        return set("roll_size_mb", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). */
+    public DataSinkSFTP rollIntervalSeconds(long value) {
+        return set("roll_interval_seconds", value);
+    }
+
+    /** Start a new file once one has been open this long (default: files roll only at checkpoints and by size). From an environment variable. */
+    public DataSinkSFTP rollIntervalSeconds(EnvRef value) {
+        return set("roll_interval_seconds", value);
+    }
 }

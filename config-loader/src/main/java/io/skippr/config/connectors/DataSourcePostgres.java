@@ -101,4 +101,14 @@ public final class DataSourcePostgres extends Connector<DataSourcePostgres> {
     public DataSourcePostgres sslmode(EnvRef value) {
         return set("sslmode", value);
     }
+
+    /** CA certificate file that sslmode verify-ca and verify-full check the server against (default: ~/.postgresql/root.crt, as in libpq). */
+    public DataSourcePostgres sslrootcert(String value) {
+        return set("sslrootcert", value);
+    }
+
+    /** CA certificate file that sslmode verify-ca and verify-full check the server against (default: ~/.postgresql/root.crt, as in libpq). From an environment variable. */
+    public DataSourcePostgres sslrootcert(EnvRef value) {
+        return set("sslrootcert", value);
+    }
 }

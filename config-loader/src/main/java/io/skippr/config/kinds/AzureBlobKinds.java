@@ -29,7 +29,9 @@ public final class AzureBlobKinds implements KindProvider {
                                         "Blob service URL (default:"
                                                 + " https://<account_name>.blob.core.windows.net)"),
                                 CommonFields.FORMAT,
-                                CommonFields.COMPRESSION)
+                                CommonFields.COMPRESSION,
+                                CommonFields.ROLL_SIZE_MB,
+                                CommonFields.ROLL_INTERVAL_SECONDS)
                         .build());
     }
 }

@@ -17,6 +17,16 @@ final class CommonFields {
                     "gzip",
                     "none");
 
+    static final Field ROLL_SIZE_MB =
+            Field.integer("roll_size_mb", "Start a new file once one holds this many MiB")
+                    .defaultsTo(128);
+
+    static final Field ROLL_INTERVAL_SECONDS =
+            Field.integer(
+                    "roll_interval_seconds",
+                    "Start a new file once one has been open this long (default: files roll only"
+                            + " at checkpoints and by size)");
+
     static final Field SSLMODE =
             Field.choice(
                             "sslmode",
@@ -28,6 +38,12 @@ final class CommonFields {
                             "verify-ca",
                             "verify-full")
                     .defaultsTo("prefer");
+
+    static final Field SSLROOTCERT =
+            Field.path(
+                    "sslrootcert",
+                    "CA certificate file that sslmode verify-ca and verify-full check the server"
+                            + " against (default: ~/.postgresql/root.crt, as in libpq)");
 
     static final Field AWS_REGION =
             Field.string("region", "AWS region (default: from the AWS SDK's region chain)");

@@ -26,8 +26,15 @@ public final class GcsKinds implements KindProvider {
                                         "credentials_file",
                                         "Service account key file (default: application default"
                                                 + " credentials)"),
+                                Field.string(
+                                        "endpoint",
+                                        "GCS JSON API endpoint, for tests and private endpoints"
+                                                + " (default: Google); plain http only on"
+                                                + " localhost, and then without credentials"),
                                 CommonFields.FORMAT,
-                                CommonFields.COMPRESSION)
+                                CommonFields.COMPRESSION,
+                                CommonFields.ROLL_SIZE_MB,
+                                CommonFields.ROLL_INTERVAL_SECONDS)
                         .build());
     }
 }

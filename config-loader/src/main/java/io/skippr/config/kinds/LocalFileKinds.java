@@ -35,7 +35,9 @@ public final class LocalFileKinds implements KindProvider {
                         .fields(
                                 Field.path("path", "Folder the files are written to").required(),
                                 CommonFields.FORMAT,
-                                CommonFields.COMPRESSION)
+                                CommonFields.COMPRESSION,
+                                CommonFields.ROLL_SIZE_MB,
+                                CommonFields.ROLL_INTERVAL_SECONDS)
                         .build());
     }
 }

@@ -33,7 +33,8 @@ public final class PostgresKinds implements KindProvider {
                                         "cursor_column",
                                         "Column whose growth marks new or changed rows (such as"
                                                 + " updated_at or id), for incremental syncs"),
-                                CommonFields.SSLMODE)
+                                CommonFields.SSLMODE,
+                                CommonFields.SSLROOTCERT)
                         .build(),
                 KindSpec.dataSink("Postgres", "PostgreSQL", Guarantee.EXACTLY_ONCE)
                         .description("Loads tables into a PostgreSQL schema")
@@ -41,7 +42,8 @@ public final class PostgresKinds implements KindProvider {
                         .fields(
                                 Field.string("schema", "Schema the tables are created in")
                                         .defaultsTo("public"),
-                                CommonFields.SSLMODE)
+                                CommonFields.SSLMODE,
+                                CommonFields.SSLROOTCERT)
                         .build());
     }
 }

@@ -25,7 +25,9 @@ public final class S3Kinds implements KindProvider {
                                                 "Address the bucket in the path, not the host name")
                                         .defaultsTo(false),
                                 CommonFields.FORMAT,
-                                CommonFields.COMPRESSION)
+                                CommonFields.COMPRESSION,
+                                CommonFields.ROLL_SIZE_MB,
+                                CommonFields.ROLL_INTERVAL_SECONDS)
                         .build());
     }
 }

@@ -28,7 +28,9 @@ public final class SftpKinds implements KindProvider {
                                 Field.string("path", "Remote folder the files are written to")
                                         .required(),
                                 CommonFields.FORMAT,
-                                CommonFields.COMPRESSION)
+                                CommonFields.COMPRESSION,
+                                CommonFields.ROLL_SIZE_MB,
+                                CommonFields.ROLL_INTERVAL_SECONDS)
                         .build());
     }
 }

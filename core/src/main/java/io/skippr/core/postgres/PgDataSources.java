@@ -11,9 +11,44 @@ public final class PgDataSources {
 
     private PgDataSources() {}
 
-    /** A data source for the server; {@code sslmode} null means libpq's default, prefer. */
+    /**
+     * What a failed TLS check means, for a connection error's message: "" when {@code message} is
+     * about something else. Java's own words (PKIX path building failed) say nothing to most users.
+     */
+    public static String tlsHint(String message, String sslrootcert) {
+        String rootCert =
+                sslrootcert == null
+                        ? "~/.postgresql/root.crt, used when sslrootcert is not set"
+                        : sslrootcert;
+        if (message.contains("PKIX path building failed")
+                || message.contains("unable to find valid certification path")) {
+            return ". The server's certificate is not signed by the CA in sslrootcert ("
+                    + rootCert
+                    + ")";
+        }
+        if (message.contains("could not be verified by hostnameverifier")) {
+            return ". The server's certificate does not name the host Skippr connected to:"
+                    + " connect by a name the certificate holds, or use sslmode verify-ca";
+        }
+        if (message.contains("root certificate file")) {
+            return ". Set sslrootcert to the file of the CA that signed the server's certificate";
+        }
+        return "";
+    }
+
+    /**
+     * A data source for the server; {@code sslmode} null means libpq's default, prefer. {@code
+     * sslrootcert} is the CA certificate file that verify-ca and verify-full check the server's
+     * certificate against; null means libpq's default, {@code ~/.postgresql/root.crt}.
+     */
     public static PGSimpleDataSource of(
-            String host, int port, String database, String user, String password, String sslmode) {
+            String host,
+            int port,
+            String database,
+            String user,
+            String password,
+            String sslmode,
+            String sslrootcert) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setServerNames(new String[] {host});
         ds.setPortNumbers(new int[] {port});
@@ -23,6 +58,9 @@ public final class PgDataSources {
             ds.setPassword(password);
         }
         ds.setSslMode(sslmode == null ? "prefer" : sslmode);
+        if (sslrootcert != null) {
+            ds.setSslRootCert(sslrootcert);
+        }
         ds.setApplicationName("skippr");
         ds.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
         ds.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);

@@ -13,6 +13,7 @@ import java.nio.file.Path;
  * @param stateDir the pipeline's state folder: WAL store, manifests, checkpoints
  * @param writeMode append, merge or replace
  * @param failPoint a failure to inject, for recovery tests; {@link FailPoint#NONE} in real runs
+ * @param schemaSink the resolved settings of the schema sink the data sink links, or null
  */
 public record SinkContext(
         String pipeline,
@@ -21,7 +22,19 @@ public record SinkContext(
         boolean bounded,
         Path stateDir,
         String writeMode,
-        FailPoint failPoint) {
+        FailPoint failPoint,
+        ResolvedSettings schemaSink) {
+
+    public SinkContext(
+            String pipeline,
+            String entry,
+            ResolvedSettings settings,
+            boolean bounded,
+            Path stateDir,
+            String writeMode,
+            FailPoint failPoint) {
+        this(pipeline, entry, settings, bounded, stateDir, writeMode, failPoint, null);
+    }
 
     public SinkContext(
             String pipeline,
@@ -30,7 +43,7 @@ public record SinkContext(
             boolean bounded,
             Path stateDir,
             String writeMode) {
-        this(pipeline, entry, settings, bounded, stateDir, writeMode, FailPoint.NONE);
+        this(pipeline, entry, settings, bounded, stateDir, writeMode, FailPoint.NONE, null);
     }
 
     /**

@@ -281,7 +281,8 @@ public final class DuckDbDialect implements SqlDialect {
             String staged,
             List<String> key,
             List<String> columns,
-            List<String> orderBy) {
+            List<String> orderBy,
+            String cursor) {
         String keys = quoteAll(key);
         String order =
                 keys
@@ -298,6 +299,16 @@ public final class DuckDbDialect implements SqlDialect {
                         .collect(Collectors.joining(" AND "));
         List<String> others = all.stream().filter(c -> !key.contains(c)).toList();
         String deleted = "l." + quote(SqlNames.DELETED);
+        String matched =
+                cursor == null
+                        ? " WHEN MATCHED"
+                        : " WHEN MATCHED AND (t."
+                                + cursor
+                                + " IS NULL OR l."
+                                + cursor
+                                + " >= t."
+                                + cursor
+                                + ")";
         return "MERGE INTO "
                 + target
                 + " t USING (WITH staged AS ("
@@ -308,12 +319,15 @@ public final class DuckDbDialect implements SqlDialect {
                 + order
                 + ") l ON ("
                 + match
-                + ") WHEN MATCHED AND "
+                + ")"
+                + matched
+                + " AND "
                 + deleted
                 + " THEN DELETE"
                 + (others.isEmpty()
                         ? ""
-                        : " WHEN MATCHED THEN UPDATE SET "
+                        : matched
+                                + " THEN UPDATE SET "
                                 + others.stream()
                                         .map(c -> quote(c) + " = l." + quote(c))
                                         .collect(Collectors.joining(", ")))

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.skippr.core.naming.Names;
 import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.SkipprId;
@@ -21,8 +22,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The commit records of a file sink, under {@code _skippr/commits/} in its store: one JSON object
- * per subtask commit, written atomically right after that commit's files were published.
+ * The commit records of a file sink, under {@code _skippr/commits/<pipeline>/} in its store: one
+ * JSON object per subtask commit, written atomically right after that commit's files were
+ * published. Each pipeline keeps its own records, so pipelines that share a folder or prefix never
+ * read each other's positions or undo each other's runs. Records written before logs were per
+ * pipeline sit directly under {@code _skippr/commits/} and are read by every pipeline's log.
  *
  * <p>A continuous run's files count as committed once a record lists them. A bounded run counts
  * only when every one of its subtasks recorded its commit (each records at least an end marker): a
@@ -36,11 +40,22 @@ public final class CommitLog {
 
     private final FileStore store;
 
-    public CommitLog(FileStore store) {
+    /** The pipeline whose records this log reads and writes; null reads every pipeline's. */
+    private final String pipeline;
+
+    /** The log of {@code pipeline}'s commits in {@code store}. */
+    public CommitLog(FileStore store, String pipeline) {
         this.store = store;
+        this.pipeline = Names.snake(pipeline);
     }
 
-    /** The commit log of a local folder sink. */
+    /** Every pipeline's commits in {@code store}, for readers; it cannot record. */
+    public CommitLog(FileStore store) {
+        this.store = store;
+        this.pipeline = null;
+    }
+
+    /** Every pipeline's commits in a local folder sink, for readers. */
     public CommitLog(Path root) {
         this(new LocalFileStore(root));
     }
@@ -64,7 +79,7 @@ public final class CommitLog {
             List<Commit> commits = new ArrayList<>();
             for (String key : store.list(DIR)) {
                 String name = key.substring(key.lastIndexOf('/') + 1);
-                if (name.endsWith(".json") && !name.startsWith(".")) {
+                if (name.endsWith(".json") && !name.startsWith(".") && isMine(key)) {
                     commits.add(read(key, store.get(key)));
                 }
             }
@@ -76,6 +91,17 @@ public final class CommitLog {
         }
     }
 
+    /** Whether this log reads the record at {@code key}: its pipeline's, or one from before. */
+    private boolean isMine(String key) {
+        String folder = key.substring(DIR.length(), key.lastIndexOf('/') + 1);
+        return pipeline == null || folder.isEmpty() || folder.equals(pipeline + "/");
+    }
+
+    /** The folder of a record: runs are numbered per pipeline, so they count per folder. */
+    private static String scope(Commit c) {
+        return c.record().substring(0, c.record().lastIndexOf('/') + 1);
+    }
+
     /** The highest run number any record names, or 0. */
     public long lastRun() {
         return commits().stream().mapToLong(Commit::run).max().orElse(0);
@@ -84,15 +110,15 @@ public final class CommitLog {
     /** The commits that count: all continuous ones, and those of complete bounded runs. */
     public List<Commit> effective() {
         List<Commit> all = commits();
-        Set<Long> complete = completeBoundedRuns(all);
-        return all.stream().filter(c -> !c.bounded() || complete.contains(c.run())).toList();
+        Set<String> complete = completeBoundedRuns(all);
+        return all.stream().filter(c -> !c.bounded() || complete.contains(runOf(c))).toList();
     }
 
     /** The records of bounded runs that did not complete. */
     public List<Commit> incomplete() {
         List<Commit> all = commits();
-        Set<Long> complete = completeBoundedRuns(all);
-        return all.stream().filter(c -> c.bounded() && !complete.contains(c.run())).toList();
+        Set<String> complete = completeBoundedRuns(all);
+        return all.stream().filter(c -> c.bounded() && !complete.contains(runOf(c))).toList();
     }
 
     /** Every committed file's key, in commit order. */
@@ -143,16 +169,20 @@ public final class CommitLog {
                 : b;
     }
 
-    private static Set<Long> completeBoundedRuns(List<Commit> all) {
-        Map<Long, Set<Integer>> subtasks = new LinkedHashMap<>();
-        Map<Long, Integer> parallelism = new LinkedHashMap<>();
+    private static String runOf(Commit c) {
+        return scope(c) + c.run();
+    }
+
+    private static Set<String> completeBoundedRuns(List<Commit> all) {
+        Map<String, Set<Integer>> subtasks = new LinkedHashMap<>();
+        Map<String, Integer> parallelism = new LinkedHashMap<>();
         for (Commit c : all) {
             if (c.bounded()) {
-                subtasks.computeIfAbsent(c.run(), r -> new HashSet<>()).add(c.subtask());
-                parallelism.put(c.run(), c.parallelism());
+                subtasks.computeIfAbsent(runOf(c), r -> new HashSet<>()).add(c.subtask());
+                parallelism.put(runOf(c), c.parallelism());
             }
         }
-        Set<Long> complete = new HashSet<>();
+        Set<String> complete = new HashSet<>();
         subtasks.forEach(
                 (run, seen) -> {
                     if (seen.size() >= parallelism.get(run)) {
@@ -177,7 +207,10 @@ public final class CommitLog {
 
     /** Records the commit of {@code files}, unless a record with this key exists. */
     public void record(String key, Collection<StagedFile> files) throws IOException {
-        String target = DIR + key + ".json";
+        if (pipeline == null) {
+            throw new IllegalStateException("a log of every pipeline's commits cannot record");
+        }
+        String target = DIR + pipeline + "/" + key + ".json";
         if (store.exists(target)) {
             return;
         }

@@ -15,9 +15,9 @@ final class FileCommitter implements Committer<StagedFile> {
     private final FileStore store;
     private final CommitLog log;
 
-    FileCommitter(FileStore store) {
+    FileCommitter(FileStore store, String pipeline) {
         this.store = store;
-        this.log = new CommitLog(store);
+        this.log = new CommitLog(store, pipeline);
     }
 
     /**

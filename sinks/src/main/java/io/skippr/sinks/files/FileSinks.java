@@ -1,5 +1,6 @@
 package io.skippr.sinks.files;
 
+import io.skippr.config.ConfigException;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.SourceRecord;
@@ -50,7 +51,7 @@ public final class FileSinks {
             FileFormat format,
             String compression) {
         try {
-            CommitLog log = new CommitLog(store);
+            CommitLog log = new CommitLog(store, pipeline);
             if (bounded) {
                 for (CommitLog.Commit undone : log.incomplete()) {
                     for (String file : undone.files()) {
@@ -88,7 +89,10 @@ public final class FileSinks {
                     bounded,
                     format,
                     compression == null ? format.defaultCompression() : compression,
-                    FileSinkSettings.DEFAULT_ROLL_BYTES);
+                    FileSinkSettings.DEFAULT_ROLL_BYTES,
+                    0,
+                    false,
+                    TableCatalog.NONE);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot prepare the sink at " + store.describe() + ": " + e.getMessage(), e);
@@ -103,18 +107,48 @@ public final class FileSinks {
 
     /**
      * The sink of a file-family kind (LocalFile, S3, AzureBlob, GCS, SFTP) writing into {@code
-     * store}, in the format and compression its entry declares.
+     * store}, in the format, compression and rolling its entry declares.
      */
     public static SkipprSink sink(SinkContext context, FileStore store) {
+        return sink(settings(context, store), context.failPoint());
+    }
+
+    /**
+     * The sink of a kind whose files are read through a catalog (Athena): Parquet in daily {@code
+     * dt=} partitions, with {@code catalog} told of every table and partition before its files.
+     */
+    public static SkipprSink sink(SinkContext context, FileStore store, TableCatalog catalog) {
+        return sink(settings(context, store).partitioned(catalog), context.failPoint());
+    }
+
+    private static FileSinkSettings settings(SinkContext context, FileStore store) {
         ResolvedSettings settings = context.settings();
-        return sink(
-                prepare(
+        long rollMb = positive(context, "roll_size_mb", 128);
+        long rollSeconds =
+                settings.integer("roll_interval_seconds").isPresent()
+                        ? positive(context, "roll_interval_seconds", 0)
+                        : 0;
+        return prepare(
                         store,
                         context.pipeline(),
                         context.bounded(),
                         FileFormat.of(settings.string("format").orElse("parquet")),
-                        settings.string("compression").orElse(null)),
-                context.failPoint());
+                        settings.string("compression").orElse(null))
+                .rolling(rollMb * 1024 * 1024, rollSeconds * 1000);
+    }
+
+    private static long positive(SinkContext context, String field, long otherwise) {
+        long value = context.settings().integer(field).orElse(otherwise);
+        if (value < 1) {
+            throw ConfigException.of(
+                    "skippr.yml",
+                    context.settings().entry().path()
+                            + "."
+                            + field
+                            + ": must be at least 1, found "
+                            + value);
+        }
+        return value;
     }
 
     /** A {@link SkipprSink} writing {@code settings}' store through {@link TwoPhaseFileSink}. */

@@ -9,6 +9,8 @@ import io.skippr.core.record.StreamSchema;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -20,8 +22,10 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 /**
  * Writes each stream's rows into local files; a finished file (rolled, or closed at a checkpoint or
  * at the end of a bounded run) is staged in the store and handed on as a {@link StagedFile}
- * committable. A new schema version starts a new file. Final keys are {@code <stream>/<pipeline>-
- * <run>-<subtask>-<seq>.<ext>}; {@code seq} is kept in state, so keys never repeat after a restore.
+ * committable. A new schema version, a new day (with daily partitions) and the roll size or
+ * interval start a new file. Final keys are {@code
+ * <stream>/[dt=YYYY-MM-DD/]<pipeline>-<run>-<subtask>- <seq>.<ext>}; {@code seq} is kept in state,
+ * so keys never repeat after a restore.
  */
 final class StagingWriter
         implements StatefulSinkWriter<SourceRecord, Long>,
@@ -58,11 +62,16 @@ final class StagingWriter
             throw new IOException("a file sink receives rows and schemas, not " + record);
         }
         OpenFile file = open.get(row.stream());
-        if (file == null || file.version != row.schemaVersion()) {
+        long now = System.currentTimeMillis();
+        String partition = partition(now);
+        if (file == null
+                || file.version != row.schemaVersion()
+                || !file.partition.equals(partition)
+                || (settings.rollMillis() > 0 && now - file.openedAt >= settings.rollMillis())) {
             if (file != null) {
                 close(file);
             }
-            file = openFile(schemaOf(row));
+            file = openFile(schemaOf(row), partition, now);
             open.put(row.stream(), file);
         }
         file.write(row);
@@ -85,7 +94,14 @@ final class StagingWriter
         return schema;
     }
 
-    private OpenFile openFile(StreamSchema schema) throws IOException {
+    private String partition(long now) {
+        return settings.dailyPartitions()
+                ? "dt=" + Instant.ofEpochMilli(now).atZone(ZoneOffset.UTC).toLocalDate()
+                : "";
+    }
+
+    private OpenFile openFile(StreamSchema schema, String partition, long now) throws IOException {
+        settings.catalog().prepare(schema, partition);
         String name =
                 String.format(
                         "%s-%06d-%03d-%06d.%s",
@@ -94,7 +110,8 @@ final class StagingWriter
                         subtask,
                         seq++,
                         FileSinkSettings.extension(settings.format(), settings.compression()));
-        String key = Names.snake(schema.stream()) + "/" + name;
+        String folder = Names.snake(schema.stream()) + "/";
+        String key = partition.isEmpty() ? folder + name : folder + partition + "/" + name;
         Path temp =
                 settings.store()
                         .localStaging()
@@ -106,7 +123,7 @@ final class StagingWriter
         Files.deleteIfExists(temp);
         RowFileWriter writer =
                 RowFileWriter.open(settings.format(), settings.compression(), schema, temp);
-        return new OpenFile(schema, writer, temp, key);
+        return new OpenFile(schema, writer, temp, key, partition, now);
     }
 
     private void close(OpenFile file) throws IOException {
@@ -172,12 +189,22 @@ final class StagingWriter
         final RowFileWriter writer;
         final Path temp;
         final String key;
+        final String partition;
+        final long openedAt;
         final int cursorIndex;
         long rows;
         Object maxCursor;
 
-        OpenFile(StreamSchema schema, RowFileWriter writer, Path temp, String key) {
+        OpenFile(
+                StreamSchema schema,
+                RowFileWriter writer,
+                Path temp,
+                String key,
+                String partition,
+                long openedAt) {
             this.schema = schema;
+            this.partition = partition;
+            this.openedAt = openedAt;
             this.version = schema.version();
             this.writer = writer;
             this.temp = temp;

@@ -59,7 +59,7 @@ public final class TwoPhaseFileSink
 
     @Override
     public Committer<StagedFile> createCommitter(CommitterInitContext context) {
-        return failPoint.around(new FileCommitter(settings.store()));
+        return failPoint.around(new FileCommitter(settings.store(), settings.pipeline()));
     }
 
     @Override

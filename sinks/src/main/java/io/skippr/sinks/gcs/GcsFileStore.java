@@ -1,6 +1,7 @@
 package io.skippr.sinks.gcs;
 
 import com.google.auth.oauth2.GoogleCredentials;
+import com.google.cloud.NoCredentials;
 import com.google.cloud.storage.Blob;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
@@ -24,7 +25,9 @@ import java.util.UUID;
  * request, which GCS makes visible whole or not at all.
  *
  * <p>Credentials come from {@code credentials_file} (a service account key) or, without it, from
- * the application default credentials of the machine.
+ * the application default credentials of the machine. An {@code endpoint} replaces Google's; a
+ * plain-http one on this machine (an emulator, a test's fake) gets no credentials ({@link
+ * GcsEndpoint}).
  */
 public final class GcsFileStore implements FileStore {
     private static final long serialVersionUID = 1L;
@@ -33,6 +36,7 @@ public final class GcsFileStore implements FileStore {
     private final String prefix;
     private final String projectId;
     private final String credentialsFile;
+    private final GcsEndpoint endpoint;
 
     /** Options given by a test (an in-memory double); null builds them from the fields above. */
     private final StorageOptions injected;
@@ -43,14 +47,22 @@ public final class GcsFileStore implements FileStore {
      * @param prefix object name prefix without a trailing slash, or null for the whole bucket
      * @param projectId null for the project of the credentials
      * @param credentialsFile service account key file, or null for application default credentials
+     * @param endpoint the JSON API endpoint, or null for Google's
+     * @throws IllegalArgumentException for an endpoint {@link GcsEndpoint} refuses, or credentials
+     *     with a plain-http endpoint
      */
-    public GcsFileStore(String bucket, String prefix, String projectId, String credentialsFile) {
-        this(bucket, prefix, projectId, credentialsFile, null);
+    public GcsFileStore(
+            String bucket,
+            String prefix,
+            String projectId,
+            String credentialsFile,
+            String endpoint) {
+        this(bucket, prefix, projectId, credentialsFile, GcsEndpoint.parse(endpoint), null);
     }
 
     /** A store on {@code options}: for tests against {@code LocalStorageHelper}. */
     GcsFileStore(String bucket, String prefix, StorageOptions options) {
-        this(bucket, prefix, null, null, options);
+        this(bucket, prefix, null, null, null, options);
     }
 
     private GcsFileStore(
@@ -58,10 +70,18 @@ public final class GcsFileStore implements FileStore {
             String prefix,
             String projectId,
             String credentialsFile,
+            GcsEndpoint endpoint,
             StorageOptions injected) {
         if (bucket == null || bucket.isBlank()) {
             throw new IllegalArgumentException("GCS needs a bucket");
         }
+        if (endpoint != null && endpoint.local() && credentialsFile != null) {
+            throw new IllegalArgumentException(
+                    "credentials_file is never sent to a plain-http endpoint ("
+                            + endpoint.url()
+                            + "); leave it out, or use https");
+        }
+        this.endpoint = endpoint;
         this.bucket = bucket;
         this.prefix = FileStore.prefix(prefix == null ? null : prefix.trim());
         this.projectId = projectId;
@@ -98,6 +118,16 @@ public final class GcsFileStore implements FileStore {
         StorageOptions.Builder options = StorageOptions.http();
         if (projectId != null) {
             options.setProjectId(projectId);
+        }
+        if (endpoint != null) {
+            options.setHost(endpoint.url());
+        }
+        if (endpoint != null && endpoint.local()) {
+            options.setCredentials(NoCredentials.getInstance());
+            if (projectId == null) {
+                options.setProjectId("local"); // the service needs none; spares a metadata probe
+            }
+            return options.build();
         }
         if (credentialsFile != null) {
             try (InputStream in = Files.newInputStream(Path.of(credentialsFile))) {
@@ -290,7 +320,10 @@ public final class GcsFileStore implements FileStore {
     }
 
     private synchronized String endpoint() {
-        return storage == null ? "its endpoint" : storage.getOptions().getHost();
+        if (storage != null) {
+            return storage.getOptions().getHost();
+        }
+        return endpoint == null ? "its endpoint" : endpoint.url();
     }
 
     private String reason(StorageException e) {

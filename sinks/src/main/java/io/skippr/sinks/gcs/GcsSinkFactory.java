@@ -1,5 +1,6 @@
 package io.skippr.sinks.gcs;
 
+import io.skippr.config.ConfigException;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
@@ -8,7 +9,8 @@ import io.skippr.sinks.files.FileSinks;
 
 /**
  * The GCS data sink: exactly-once files in a Google Cloud Storage bucket, with a service account
- * key file or the application default credentials.
+ * key file or the application default credentials; or, with a plain-http {@code endpoint} on this
+ * machine, without credentials ({@link GcsEndpoint}).
  */
 public final class GcsSinkFactory implements SinkFactory {
     @Override
@@ -20,12 +22,32 @@ public final class GcsSinkFactory implements SinkFactory {
     public SkipprSink create(SinkContext context) {
         context.requireAppend("GCS");
         ResolvedSettings settings = context.settings();
-        GcsFileStore store =
-                new GcsFileStore(
-                        settings.requireString("bucket"),
-                        settings.string("prefix").orElse(null),
-                        settings.string("project_id").orElse(null),
-                        settings.string("credentials_file").orElse(null));
-        return FileSinks.sink(context, store);
+        return FileSinks.sink(context, store(context, settings));
+    }
+
+    private static GcsFileStore store(SinkContext context, ResolvedSettings settings) {
+        String where = "data_sinks." + context.entry() + ".GCS.";
+        String endpoint = settings.string("endpoint").orElse(null);
+        String credentialsFile = settings.string("credentials_file").orElse(null);
+        GcsEndpoint parsed;
+        try {
+            parsed = GcsEndpoint.parse(endpoint);
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.of("skippr.yml", where + "endpoint: " + e.getMessage());
+        }
+        if (parsed != null && parsed.local() && credentialsFile != null) {
+            throw ConfigException.of(
+                    "skippr.yml",
+                    where
+                            + "credentials_file: never sent to the plain-http endpoint "
+                            + parsed.url()
+                            + "; leave it out, or use https");
+        }
+        return new GcsFileStore(
+                settings.requireString("bucket"),
+                settings.string("prefix").orElse(null),
+                settings.string("project_id").orElse(null),
+                credentialsFile,
+                endpoint);
     }
 }

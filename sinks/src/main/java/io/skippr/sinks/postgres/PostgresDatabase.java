@@ -21,9 +21,16 @@ import org.postgresql.ds.PGSimpleDataSource;
  * #toString()} and every message name host, port, database and user, never the password.
  *
  * @param sslmode libpq's {@code sslmode}, passed to pgjdbc as is (null: prefer)
+ * @param sslrootcert the CA certificate file for verify-ca and verify-full (null: libpq's default)
  */
 public record PostgresDatabase(
-        String host, int port, String database, String user, String password, String sslmode)
+        String host,
+        int port,
+        String database,
+        String user,
+        String password,
+        String sslmode,
+        String sslrootcert)
         implements SqlDatabase {
     private static final long serialVersionUID = 1L;
     private static final PostgresDialect DIALECT = new PostgresDialect();
@@ -32,6 +39,11 @@ public record PostgresDatabase(
     private static final Pattern OWNER =
             Pattern.compile("must be owner of (?:table|relation) (.+)");
 
+    public PostgresDatabase(
+            String host, int port, String database, String user, String password, String sslmode) {
+        this(host, port, database, user, password, sslmode, null);
+    }
+
     @Override
     public PostgresDialect dialect() {
         return DIALECT;
@@ -39,7 +51,8 @@ public record PostgresDatabase(
 
     @Override
     public Connection connect() throws IOException {
-        PGSimpleDataSource ds = PgDataSources.of(host, port, database, user, password, sslmode);
+        PGSimpleDataSource ds =
+                PgDataSources.of(host, port, database, user, password, sslmode, sslrootcert);
         Connection connection;
         try {
             connection = ds.getConnection();
@@ -168,7 +181,7 @@ public record PostgresDatabase(
         } else if (state.equals("3D000")) {
             what = message + ": create it, or correct the database field";
         } else if (state.startsWith("08") || state.isEmpty() && doing.equals("connecting")) {
-            what = "cannot connect: " + message;
+            what = "cannot connect: " + message + PgDataSources.tlsHint(message, sslrootcert);
         } else if (state.equals("42501")) {
             what = privilege(message);
         } else {

@@ -300,7 +300,8 @@ public final class PostgresDialect implements SqlDialect {
             String staged,
             List<String> key,
             List<String> columns,
-            List<String> orderBy) {
+            List<String> orderBy,
+            String cursor) {
         String keys = quoteAll(key);
         String order =
                 keys
@@ -332,9 +333,10 @@ public final class PostgresDialect implements SqlDialect {
                 + quote(SqlNames.DELETED)
                 + " AND "
                 + match
+                + (cursor == null ? "" : " AND " + notOlder("l", cursor))
                 + ") INSERT INTO "
                 + target
-                + " ("
+                + " AS t ("
                 + quoteAll(all)
                 + ") SELECT "
                 + quoteAll(all)
@@ -343,7 +345,13 @@ public final class PostgresDialect implements SqlDialect {
                 + " ON CONFLICT ("
                 + keys
                 + ") DO UPDATE SET "
-                + updates;
+                + updates
+                + (cursor == null ? "" : " WHERE " + notOlder("EXCLUDED", cursor));
+    }
+
+    /** The row {@code row} is not older than the target row {@code t} by the cursor column. */
+    static String notOlder(String row, String cursor) {
+        return "(t." + cursor + " IS NULL OR " + row + "." + cursor + " >= t." + cursor + ")";
     }
 
     @Override

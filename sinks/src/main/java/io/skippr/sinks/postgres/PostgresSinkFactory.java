@@ -29,7 +29,8 @@ public final class PostgresSinkFactory implements SinkFactory {
                         s.requireString("database"),
                         s.requireString("user"),
                         s.secret("password").map(Secret::reveal).orElse(null),
-                        s.string("sslmode").orElse(null));
+                        s.string("sslmode").orElse(null),
+                        s.string("sslrootcert").orElse(null));
         return SqlSinks.sink(
                 SqlSinks.prepare(
                         database,

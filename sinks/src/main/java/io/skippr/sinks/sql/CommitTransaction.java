@@ -355,8 +355,10 @@ public final class CommitTransaction {
         }
         List<String> order = new ArrayList<>();
         StreamSchema last = schemas.get(schemas.size() - 1);
+        String cursor = null;
         if (last.cursorColumn() != null) {
-            order.add(dialect.quote(names.column(last.cursorColumn())));
+            cursor = dialect.quote(names.column(last.cursorColumn()));
+            order.add(cursor);
         }
         order.add("_skippr_rank");
         order.add(dialect.quote(SqlNames.SEQ));
@@ -367,7 +369,8 @@ public final class CommitTransaction {
                         String.join(" UNION ALL ", selects),
                         key,
                         columns,
-                        order));
+                        order,
+                        cursor));
     }
 
     /**

@@ -129,13 +129,18 @@ public interface SqlDialect extends Serializable {
      *     {@link SqlNames#DELETED} and the columns {@code orderBy} names
      * @param orderBy expressions ordering the rows of a key, most significant first; the row that
      *     sorts last wins (NULL sorts first)
+     * @param cursor the quoted cursor column, or null: a winning row whose cursor is below the
+     *     target row's (a NULL cursor is below any value) leaves the target row as it is, so
+     *     commits that arrive out of order (writer subtasks commit independently, and a window of
+     *     newer rows may be read by another subtask) never put back an older version of a row
      */
     String merge(
             String target,
             String staged,
             List<String> key,
             List<String> columns,
-            List<String> orderBy);
+            List<String> orderBy,
+            String cursor);
 
     /**
      * Makes {@code replacement} the table {@code table} within the open transaction, keeping the

@@ -160,4 +160,102 @@ class TwoPhaseFileSinkITCase {
         assertThat(root.resolve(".skippr-staging")).doesNotExist();
         assertExactlyOnce(root, n);
     }
+
+    /** Records what the writers told it, and whether any commit existed when they first did. */
+    private static final class RecordingCatalog implements TableCatalog {
+        static final java.util.Queue<String> CALLS =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
+        static volatile Boolean committedAtFirstCall;
+        private final String root;
+
+        RecordingCatalog(Path root) {
+            this.root = root.toString();
+        }
+
+        @Override
+        public void prepare(io.skippr.core.record.StreamSchema schema, String partition) {
+            synchronized (CALLS) {
+                if (committedAtFirstCall == null) {
+                    committedAtFirstCall = Files.exists(Path.of(root, "_skippr", "commits"));
+                }
+            }
+            CALLS.add(schema.stream() + "/" + partition);
+        }
+    }
+
+    @Test
+    void filesRollBySizeIntoDailyPartitionsTheCatalogHeardOfBeforeAnyCommit() throws Exception {
+        long n = 40;
+        Path root = dir.resolve("out");
+        RecordingCatalog.CALLS.clear();
+        RecordingCatalog.committedAtFirstCall = null;
+        String today = "dt=" + java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
+        FileSinkSettings settings =
+                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)
+                        .rolling(1, 0)
+                        .partitioned(new RecordingCatalog(root));
+        GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(settings));
+        env.execute("rolled and partitioned");
+
+        List<String> keys = new CommitLog(root).committedKeys();
+        assertThat(keys).as("a file per row at a roll size of one byte").hasSize((int) n);
+        assertThat(keys).allMatch(k -> k.startsWith("events/" + today + "/orders-000001-"));
+        assertThat(RecordingCatalog.CALLS).hasSize((int) n).containsOnly("events/" + today);
+        assertThat(RecordingCatalog.committedAtFirstCall).isFalse();
+        assertExactlyOnce(root, n);
+    }
+
+    @Test
+    void filesRollOnceTheyHaveBeenOpenForTheRollInterval() throws Exception {
+        long n = 60;
+        Path root = dir.resolve("out");
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
+        FileSinkSettings settings =
+                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)
+                        .rolling(FileSinkSettings.DEFAULT_ROLL_BYTES, 20);
+        // 200 rows a second across two subtasks: each subtask writes a row every 10 ms, so a file
+        // open for 20 ms holds at most 3 rows and a run of 300 ms rolls many times
+        GeneratedRows.stream(env, n, 200, -1, null).sinkTo(new TwoPhaseFileSink(settings));
+        env.execute("rolled by time");
+
+        assertThat(new CommitLog(root).committedKeys()).hasSizeGreaterThanOrEqualTo((int) n / 3);
+        assertExactlyOnce(root, n);
+    }
+
+    @Test
+    void pipelinesSharingAFolderKeepTheirOwnCommitLogs() throws Exception {
+        Path root = dir.resolve("out");
+        StreamExecutionEnvironment orders = env(RuntimeExecutionMode.BATCH);
+        GeneratedRows.stream(orders, 300, 1_000_000, -1, null)
+                .sinkTo(
+                        new TwoPhaseFileSink(
+                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
+        orders.execute("orders");
+        CommitLog ordersLog = new CommitLog(new LocalFileStore(root), "orders");
+        Files.delete(root.resolve(ordersLog.commits().get(1).record())); // left half committed
+        List<String> ordersFiles = new CommitLog(root).commits().get(0).files();
+
+        StreamExecutionEnvironment refunds = env(RuntimeExecutionMode.BATCH);
+        GeneratedRows.stream(refunds, 200, 1_000_000, -1, null)
+                .sinkTo(
+                        new TwoPhaseFileSink(
+                                FileSinks.prepare(
+                                        root, "refunds", true, FileFormat.PARQUET, null)));
+        refunds.execute("refunds");
+
+        CommitLog refundsLog = new CommitLog(new LocalFileStore(root), "refunds");
+        assertThat(refundsLog.lastRun()).as("runs are numbered per pipeline").isEqualTo(1);
+        assertThat(refundsLog.positions()).containsExactly(java.util.Map.entry("events", "199"));
+        assertThat(ordersLog.commits()).as("orders' unfinished run is orders' to undo").hasSize(1);
+        for (String file : ordersFiles) {
+            assertThat(root.resolve(file)).exists();
+        }
+        assertThat(ordersLog.positions()).isEmpty();
+
+        FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null);
+        assertThat(ordersLog.commits()).isEmpty();
+        assertThat(refundsLog.commits()).hasSize(2);
+        assertExactlyOnce(root, 200);
+    }
 }

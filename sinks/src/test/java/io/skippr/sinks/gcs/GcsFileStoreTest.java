@@ -8,7 +8,6 @@ import com.google.cloud.ServiceOptions;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
-import com.google.cloud.storage.contrib.nio.testing.LocalStorageHelper;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.FileStoreContract;
 import java.io.IOException;
@@ -16,35 +15,52 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The GCS store against google-cloud-nio's in-memory double of the storage service ({@link
- * LocalStorageHelper}): no GCS emulator can be had here. The double is one per JVM; each store gets
- * a prefix of its own in bucket {@value #BUCKET}.
+ * The GCS store through the official client's real HTTP transport, against Skippr's fake of the
+ * JSON API ({@link FakeGcsServer}, on 127.0.0.1): no GCS emulator can be had here. The server is
+ * one per JVM and lists in pages of 3, so listing pages; each store gets a prefix of its own in
+ * bucket {@value #BUCKET}.
  */
 class GcsFileStoreTest extends FileStoreContract {
     private static final String BUCKET = "skippr-test";
-    private static final StorageOptions OPTIONS = LocalStorageHelper.getOptions();
-    private static final AtomicInteger PREFIXES = new AtomicInteger();
+    private static final FakeGcsServer SERVER = FakeGcsServer.get();
 
-    private static String freshPrefix() {
-        return "run-" + PREFIXES.incrementAndGet() + "/out";
+    @BeforeAll
+    static void bucket() throws IOException {
+        SERVER.createBucket(BUCKET);
+        SERVER.createBucket("other-bucket");
+    }
+
+    private static GcsFileStore store(String bucket, String prefix) {
+        return new GcsFileStore(bucket, prefix, null, null, SERVER.endpoint());
+    }
+
+    /** The fake's objects as another client sees them. */
+    private static Storage storage() {
+        return StorageOptions.http()
+                .setHost(SERVER.endpoint())
+                .setProjectId("p")
+                .setCredentials(NoCredentials.getInstance())
+                .build()
+                .getService();
     }
 
     @Override
     protected FileStore open() {
-        return new GcsFileStore(BUCKET, freshPrefix(), OPTIONS);
+        return store(BUCKET, FakeGcsServer.freshPrefix());
     }
 
     @Test
     void stagedFilesWaitAsHiddenTemporaryObjectsAndAreDeletedOnPublish() throws Exception {
-        String prefix = freshPrefix();
-        Storage storage = OPTIONS.getService();
+        String prefix = FakeGcsServer.freshPrefix();
+        Storage storage = storage();
         Path f = Files.writeString(local.resolve("x.csv"), "a,b\n");
-        try (GcsFileStore store = new GcsFileStore(BUCKET, prefix, OPTIONS)) {
+        try (GcsFileStore store = store(BUCKET, prefix)) {
             FileStore.Staged staged = store.stage(f, "t/x.csv");
             assertThat(f).doesNotExist();
             assertThat(staged.token()).startsWith(prefix + "/.skippr-staging/");
@@ -62,11 +78,11 @@ class GcsFileStoreTest extends FileStoreContract {
 
     @Test
     void aStoreWithoutPrefixUsesTheWholeBucketAndDescribesItself() throws Exception {
-        GcsFileStore store = new GcsFileStore("other-bucket", "/", OPTIONS);
+        GcsFileStore store = store("other-bucket", "/");
         assertThat(store.describe()).isEqualTo("gs://other-bucket");
         store.put("k", new byte[] {1});
-        assertThat(OPTIONS.getService().get(BlobId.of("other-bucket", "k"))).isNotNull();
-        assertThat(new GcsFileStore("b", "p/q/", OPTIONS).describe()).isEqualTo("gs://b/p/q");
+        assertThat(storage().get(BlobId.of("other-bucket", "k"))).isNotNull();
+        assertThat(store("b", "p/q/").describe()).isEqualTo("gs://b/p/q");
     }
 
     @Test
@@ -82,6 +98,7 @@ class GcsFileStoreTest extends FileStoreContract {
                         .setHost("http://127.0.0.1:" + closed)
                         .setRetrySettings(ServiceOptions.getNoRetrySettings())
                         .build();
+        // no retries: the default settings retry an unreachable endpoint for up to 50 s
         GcsFileStore store = new GcsFileStore("a-bucket", "out", unreachable);
         assertThatThrownBy(() -> store.exists("t/k"))
                 .isInstanceOf(IOException.class)
@@ -94,7 +111,7 @@ class GcsFileStoreTest extends FileStoreContract {
     void aMissingCredentialsFileIsNamed() {
         GcsFileStore store =
                 new GcsFileStore(
-                        BUCKET, "p", "some-project", local.resolve("nope.json").toString());
+                        BUCKET, "p", "some-project", local.resolve("nope.json").toString(), null);
         assertThatThrownBy(() -> store.exists("k"))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("credentials_file " + local.resolve("nope.json"))
@@ -104,10 +121,59 @@ class GcsFileStoreTest extends FileStoreContract {
     @Test
     void aCredentialsFileThatIsNoKeyIsNamedWithoutItsContent() throws Exception {
         Path bad = Files.writeString(local.resolve("bad.json"), "{\"private_key\":\"SECRET-X\"}");
-        GcsFileStore store = new GcsFileStore(BUCKET, "p", null, bad.toString());
+        GcsFileStore store = new GcsFileStore(BUCKET, "p", null, bad.toString(), null);
         assertThatThrownBy(() -> store.exists("k"))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(bad.toString())
                 .hasMessageNotContaining("SECRET-X");
+    }
+
+    @Test
+    void listingFollowsThePagesOfTheJsonApi() throws Exception {
+        try (GcsFileStore store = store(BUCKET, FakeGcsServer.freshPrefix())) {
+            for (int i = 0; i < 7; i++) {
+                store.put("t/k" + i, new byte[] {(byte) i});
+            }
+            store.put("u/other", new byte[] {9});
+            assertThat(store.list("t/"))
+                    .containsExactly("t/k0", "t/k1", "t/k2", "t/k3", "t/k4", "t/k5", "t/k6");
+        }
+    }
+
+    @Test
+    void aPlainHttpEndpointOnThisMachineGetsNoCredentials() throws Exception {
+        int before = SERVER.requestsWithCredentials();
+        try (GcsFileStore store = store(BUCKET, FakeGcsServer.freshPrefix())) {
+            store.put("k", new byte[] {1});
+            assertThat(
+                            store.publish(
+                                    store.stage(Files.write(local.resolve("f"), new byte[9]), "f")))
+                    .isTrue();
+            assertThat(store.get("f")).hasSize(9);
+        }
+        assertThat(SERVER.requestsWithCredentials()).isEqualTo(before);
+    }
+
+    @Test
+    void aMissingBucketIsNamedAsSuch() {
+        GcsFileStore store = store("no-such-bucket", "p");
+        assertThatThrownBy(() -> store.put("k", new byte[] {1}))
+                .isInstanceOf(NoSuchFileException.class)
+                .hasMessageContaining("gs://no-such-bucket/p/k")
+                .hasMessageContaining("does bucket no-such-bucket exist?");
+    }
+
+    @Test
+    void aCredentialsFileWithAPlainHttpEndpointIsRefused() {
+        assertThatThrownBy(
+                        () ->
+                                new GcsFileStore(
+                                        BUCKET,
+                                        "p",
+                                        null,
+                                        local.resolve("key.json").toString(),
+                                        SERVER.endpoint()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("credentials_file is never sent to a plain-http endpoint");
     }
 }

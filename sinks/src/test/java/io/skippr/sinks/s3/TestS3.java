@@ -8,13 +8,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * The S3Proxy server that {@code scripts/test} starts ({@code SKIPPR_TEST_S3_*}), with one bucket
  * per JVM; each store gets a prefix of its own. Without the server the tests fail, never skip.
  */
-final class TestS3 {
+public final class TestS3 {
     static final String BUCKET = "skippr-it-" + UUID.randomUUID().toString().substring(0, 8);
     private static boolean bucketCreated;
 
     private TestS3() {}
 
-    static String env(String name) {
+    public static String env(String name) {
         String value = System.getenv(name);
         if (value == null || value.isEmpty()) {
             throw new AssertionError(
@@ -25,13 +25,13 @@ final class TestS3 {
         return value;
     }
 
-    static S3Connection connection() {
+    public static S3Connection connection() {
         return S3Connection.of(env("SKIPPR_TEST_S3_REGION"), env("SKIPPR_TEST_S3_ENDPOINT"), true)
                 .withKeys(env("SKIPPR_TEST_S3_ACCESS_KEY"), env("SKIPPR_TEST_S3_SECRET_KEY"));
     }
 
     /** The test bucket, created on first use. */
-    static synchronized String bucket() {
+    public static synchronized String bucket() {
         if (!bucketCreated) {
             try (S3Client s3 = connection().open()) {
                 s3.createBucket(b -> b.bucket(BUCKET));
@@ -46,7 +46,7 @@ final class TestS3 {
     }
 
     /** A fresh prefix with a space and a non-ASCII letter in it, as users' prefixes may have. */
-    static String freshPrefix() {
+    public static String freshPrefix() {
         return "runs/it ä-" + UUID.randomUUID();
     }
 }

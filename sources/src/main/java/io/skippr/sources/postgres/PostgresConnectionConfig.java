@@ -13,19 +13,38 @@ import org.postgresql.ds.PGSimpleDataSource;
  * #toString()} and every error message name host, port, database and user, never the password.
  */
 public record PostgresConnectionConfig(
-        String host, int port, String database, String user, String password, String sslmode)
+        String host,
+        int port,
+        String database,
+        String user,
+        String password,
+        String sslmode,
+        String sslrootcert)
         implements Serializable {
+
+    public PostgresConnectionConfig(
+            String host, int port, String database, String user, String password, String sslmode) {
+        this(host, port, database, user, password, sslmode, null);
+    }
 
     /** Opens a connection whose session prints values deterministically (UTC, ISO styles). */
     public Connection connect() throws IOException {
-        PGSimpleDataSource ds = PgDataSources.of(host, port, database, user, password, sslmode);
+        PGSimpleDataSource ds =
+                PgDataSources.of(host, port, database, user, password, sslmode, sslrootcert);
         // Text transfer everywhere: values are parsed from PostgreSQL's own text form.
         ds.setBinaryTransfer(false);
         Connection connection;
         try {
             connection = ds.getConnection();
         } catch (SQLException e) {
-            throw new IOException("Could not connect to " + describe() + ": " + e.getMessage(), e);
+            String message = String.valueOf(e.getMessage());
+            throw new IOException(
+                    "Could not connect to "
+                            + describe()
+                            + ": "
+                            + message
+                            + PgDataSources.tlsHint(message, sslrootcert),
+                    e);
         }
         try (Statement s = connection.createStatement()) {
             s.execute("SET TimeZone = 'UTC'");

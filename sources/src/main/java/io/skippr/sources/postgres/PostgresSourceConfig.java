@@ -56,7 +56,8 @@ public record PostgresSourceConfig(
                         s.requireString("database"),
                         s.requireString("user"),
                         s.secret("password").map(Secret::reveal).orElse(null),
-                        s.string("sslmode").orElse("prefer"));
+                        s.string("sslmode").orElse("prefer"),
+                        s.string("sslrootcert").orElse(null));
         return new PostgresSourceConfig(
                 connection,
                 s.string("schema").orElse("public"),

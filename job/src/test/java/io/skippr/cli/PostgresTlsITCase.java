@@ -1,0 +1,158 @@
+package io.skippr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.skippr.job.TestPostgres;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * PostgreSQL as source and sink with {@code sslmode: verify-full} against the test server, whose
+ * certificate a throwaway CA signed ({@code scripts/lib/postgres.sh}): the run succeeds with that
+ * CA as {@code sslrootcert} and fails clearly with an unrelated one. The login's password is a
+ * random value that must appear nowhere Skippr writes: its output, its log file, its state folder,
+ * skippr.yml.
+ */
+class PostgresTlsITCase {
+    @TempDir Path dir;
+
+    private TestPostgres pg;
+    private String role;
+    private String password;
+
+    @BeforeEach
+    void setUp() throws SQLException {
+        pg = new TestPostgres("skippr_tls_");
+        role = pg.schema + "_login";
+        password = "Tls-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        pg.exec(
+                "CREATE ROLE \"" + role + "\" LOGIN SUPERUSER PASSWORD '" + password + "'",
+                "CREATE TABLE orders (id int PRIMARY KEY, amount numeric(12,2) NOT NULL)",
+                "INSERT INTO orders SELECT g, g * 1.25 FROM generate_series(1, 500) g");
+    }
+
+    @AfterEach
+    void tearDown() throws SQLException {
+        pg.exec("DROP SCHEMA IF EXISTS \"" + pg.schema + "_out\" CASCADE");
+        pg.close();
+        pg.exec("DROP ROLE \"" + role + "\"");
+    }
+
+    private String connection() {
+        return "      host: "
+                + TestPostgres.env("SKIPPR_TEST_PG_HOST")
+                + "\n      port: "
+                + TestPostgres.env("SKIPPR_TEST_PG_PORT")
+                + "\n      user: "
+                + role
+                + "\n      password: ${LOGIN_PASSWORD}\n      database: "
+                + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
+                + "\n      sslmode: verify-full\n      sslrootcert: ${PG_CA}\n";
+    }
+
+    private Path config() throws IOException {
+        Path file = dir.resolve("skippr.yml");
+        Files.writeString(
+                file,
+                "pipelines:\n  orders:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.warehouse\n"
+                        + "data_sources:\n  app_db:\n    Postgres:\n"
+                        + connection()
+                        + "      schema: "
+                        + pg.schema
+                        + "\n      tables: [orders]\n"
+                        + "data_sinks:\n  warehouse:\n    Postgres:\n"
+                        + connection()
+                        + "      schema: "
+                        + pg.schema
+                        + "_out\n");
+        return file;
+    }
+
+    private CliRun sync(String ca) throws IOException {
+        Map<String, String> env =
+                Map.of(
+                        "LOGIN_PASSWORD", password,
+                        "PG_CA", TestPostgres.env(ca),
+                        "SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        return CliRun.run(
+                dir,
+                env,
+                "sync",
+                "--config",
+                config().toString(),
+                "--pipeline",
+                "orders",
+                "--once",
+                "--log");
+    }
+
+    @Test
+    void verifyFullWithTheServersCaLoadsEveryRow() throws Exception {
+        CliRun run = sync("SKIPPR_TEST_PG_CA");
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        try (Connection c = pg.connect();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT count(*), sum(id), sum(amount) FROM \""
+                                        + pg.schema
+                                        + "_out\".orders")) {
+            rs.next();
+            assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3).toPlainString()))
+                    .containsExactly(500L, 125250L, "156562.50");
+        }
+        assertNoPasswordIn(run);
+    }
+
+    @Test
+    void verifyFullWithAnotherCaFailsNamingTheServerAndTheCheck() throws Exception {
+        CliRun run = sync("SKIPPR_TEST_PG_OTHER_CA");
+
+        assertThat(run.exitCode()).as(run.all()).isNotZero();
+        assertThat(run.err())
+                .contains(
+                        "PostgreSQL at "
+                                + TestPostgres.env("SKIPPR_TEST_PG_HOST")
+                                + ":"
+                                + TestPostgres.env("SKIPPR_TEST_PG_PORT")
+                                + ", database \""
+                                + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
+                                + "\", user \""
+                                + role
+                                + "\" (sslmode verify-full)")
+                .contains(
+                        "The server's certificate is not signed by the CA in sslrootcert ("
+                                + TestPostgres.env("SKIPPR_TEST_PG_OTHER_CA")
+                                + ")");
+        assertNoPasswordIn(run);
+    }
+
+    private void assertNoPasswordIn(CliRun run) throws IOException {
+        assertThat(run.all()).doesNotContain(password);
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                byte[] bytes = Files.readAllBytes(file);
+                assertThat(new String(bytes, StandardCharsets.ISO_8859_1))
+                        .as("%s holds the password", file)
+                        .doesNotContain(password);
+            }
+        }
+    }
+}
