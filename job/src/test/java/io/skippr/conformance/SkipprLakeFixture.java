@@ -6,22 +6,14 @@ import io.skippr.sinks.iceberg.IcebergTables;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
 import java.io.Closeable;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.types.Types;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -136,34 +128,8 @@ final class SkipprLakeFixture implements SinkFixture {
 
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
-        Catalog catalog = catalog(dir);
-        try {
-            TableIdentifier id = TableIdentifier.of(namespace, IcebergTables.name(stream));
-            if (!catalog.tableExists(id)) {
-                return List.of();
-            }
-            Table table = catalog.loadTable(id);
-            List<Types.NestedField> fields = table.schema().columns();
-            List<Map<String, Object>> rows = new ArrayList<>();
-            try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-                for (Record record : records) {
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    for (int i = 0; i < fields.size(); i++) {
-                        Object value = record.get(i);
-                        if (value instanceof ByteBuffer buffer) {
-                            byte[] bytes = new byte[buffer.remaining()];
-                            buffer.duplicate().get(bytes);
-                            value = bytes;
-                        }
-                        row.put(fields.get(i).name(), value);
-                    }
-                    rows.add(row);
-                }
-            }
-            return rows;
-        } finally {
-            ((Closeable) catalog).close();
-        }
+        return IcebergRows.read(
+                catalog(dir), TableIdentifier.of(namespace, IcebergTables.name(stream)));
     }
 
     /** Iceberg timestamps are 64-bit microseconds (docs/connectors/skipprlake.md). */

@@ -1,0 +1,42 @@
+package io.skippr.sinks.athenaiceberg;
+
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.iceberg.IcebergSinkSettings;
+import io.skippr.sinks.iceberg.IcebergSinks;
+
+/**
+ * The Athena Iceberg data sink: exactly-once Iceberg tables on S3 in the Glue database {@code
+ * glue_database_name}, through Skippr's Iceberg sink and AWS Glue's Iceberg catalog. Paired: its
+ * schema sink holds the same settings (checked when skippr.yml is read) and is served by the data
+ * sink's own schema changes. Append only.
+ */
+public final class AthenaIcebergSinkFactory implements SinkFactory {
+    public static final String KIND = "AthenaIceberg";
+
+    /** Data files roll at this size, Athena's recommended file size for Iceberg tables. */
+    private static final long TARGET_FILE_BYTES = 128L * 1024 * 1024;
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        context.requireAppend(KIND);
+        String at = "data_sinks." + context.entry() + "." + KIND;
+        IcebergSinkSettings settings =
+                new IcebergSinkSettings(
+                        AthenaIcebergCatalog.of(at, context.settings()),
+                        context.settings().requireString("glue_database_name"),
+                        context.pipeline(),
+                        context.entry(),
+                        0,
+                        context.bounded(),
+                        TARGET_FILE_BYTES,
+                        false);
+        return IcebergSinks.sink(IcebergSinks.prepare(settings), context.failPoint());
+    }
+}
