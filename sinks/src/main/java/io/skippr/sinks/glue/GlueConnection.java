@@ -1,15 +1,9 @@
 package io.skippr.sinks.glue;
 
+import io.skippr.sinks.aws.AwsClients;
 import java.io.Serializable;
 import java.net.URI;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.glue.GlueClient;
-import software.amazon.awssdk.services.glue.GlueClientBuilder;
 
 /**
  * How to reach the Glue Data Catalog: region and endpoint. Shipped to tasks, so it holds settings
@@ -62,33 +56,9 @@ public final class GlueConnection implements Serializable {
 
     /** A new client; the caller closes it. */
     public GlueClient open() {
-        GlueClientBuilder builder =
-                GlueClient.builder()
-                        .httpClientBuilder(UrlConnectionHttpClient.builder())
-                        .region(resolveRegion());
-        if (endpoint != null) {
-            builder.endpointOverride(URI.create(endpoint));
-        }
-        if (accessKeyId != null) {
-            builder.credentialsProvider(
-                    StaticCredentialsProvider.create(
-                            AwsBasicCredentials.create(accessKeyId, secretAccessKey)));
-        }
-        return builder.build();
-    }
-
-    private Region resolveRegion() {
-        if (region != null) {
-            return Region.of(region);
-        }
-        if (endpoint != null) {
-            return Region.US_EAST_1;
-        }
-        try {
-            return DefaultAwsRegionProviderChain.builder().build().getRegion();
-        } catch (SdkClientException noneFound) {
-            return Region.US_EAST_1;
-        }
+        return AwsClients.configure(
+                        GlueClient.builder(), region, endpoint, accessKeyId, secretAccessKey)
+                .build();
     }
 
     @Override

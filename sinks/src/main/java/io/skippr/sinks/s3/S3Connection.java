@@ -1,16 +1,10 @@
 package io.skippr.sinks.s3;
 
+import io.skippr.sinks.aws.AwsClients;
 import java.io.Serializable;
 import java.net.URI;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
  * How to reach S3 or an S3-compatible store: region, endpoint, addressing style and credentials.
@@ -72,40 +66,22 @@ public final class S3Connection implements Serializable {
 
     /** A new client; the caller closes it. */
     public S3Client open() {
-        S3ClientBuilder builder =
-                S3Client.builder()
-                        .httpClientBuilder(UrlConnectionHttpClient.builder())
-                        // The SDK's optional CRC checksums on uploads break CompleteMultipartUpload
-                        // unless every part names its algorithm, and S3-compatible stores reject
-                        // them; SigV4 (plain HTTP) or TLS already protect each request's payload.
-                        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                        .forcePathStyle(pathStyleAccess)
-                        .region(resolveRegion())
-                        // follows a bucket to its region when ours is a guess
-                        .crossRegionAccessEnabled(endpoint == null);
-        if (endpoint != null) {
-            builder.endpointOverride(URI.create(endpoint));
-        }
-        if (accessKeyId != null) {
-            builder.credentialsProvider(
-                    StaticCredentialsProvider.create(
-                            AwsBasicCredentials.create(accessKeyId, secretAccessKey)));
-        }
-        return builder.build();
-    }
-
-    private Region resolveRegion() {
-        if (region != null) {
-            return Region.of(region);
-        }
-        if (endpoint != null) {
-            return Region.US_EAST_1; // S3-compatible stores take any region in the signature
-        }
-        try {
-            return DefaultAwsRegionProviderChain.builder().build().getRegion();
-        } catch (SdkClientException noneFound) {
-            return Region.US_EAST_1;
-        }
+        return AwsClients.configure(
+                        S3Client.builder()
+                                // The SDK's optional CRC checksums on uploads break
+                                // CompleteMultipartUpload unless every part names its algorithm,
+                                // and S3-compatible stores reject them; SigV4 (plain HTTP) or TLS
+                                // already protect each request's payload.
+                                .requestChecksumCalculation(
+                                        RequestChecksumCalculation.WHEN_REQUIRED)
+                                .forcePathStyle(pathStyleAccess)
+                                // follows a bucket to its region when ours is a guess
+                                .crossRegionAccessEnabled(endpoint == null),
+                        region,
+                        endpoint,
+                        accessKeyId,
+                        secretAccessKey)
+                .build();
     }
 
     /** Never shows the keys. */
