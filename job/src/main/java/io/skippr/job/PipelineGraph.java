@@ -57,6 +57,11 @@ public final class PipelineGraph {
         String name = request.pipeline().name();
         env.setRuntimeMode(
                 request.once() ? RuntimeExecutionMode.BATCH : RuntimeExecutionMode.STREAMING);
+        // Sinks that gather a checkpoint's work in one operator (the Iceberg aggregator) label it
+        // with the checkpoint whose barrier they saw; unaligned checkpoints would let work of
+        // checkpoint c arrive after c's snapshot and be committed as c+1's. A cluster setting
+        // must not turn them on for Skippr's jobs.
+        env.getCheckpointConfig().enableUnalignedCheckpoints(false);
 
         String sinkRole = run.dataSink() == null ? "wal" : "sink/" + run.dataSink().entry().name();
         SkipprSink sink = dataSink(request, run);

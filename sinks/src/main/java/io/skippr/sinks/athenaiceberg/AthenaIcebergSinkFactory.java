@@ -30,7 +30,9 @@ public final class AthenaIcebergSinkFactory implements SinkFactory {
         IcebergSinkSettings settings =
                 new IcebergSinkSettings(
                         AthenaIcebergCatalog.of(at, context.settings()),
-                        context.settings().requireString("glue_database_name"),
+                        context.settings()
+                                .requireString("glue_database_name")
+                                .toLowerCase(java.util.Locale.ROOT),
                         context.pipeline(),
                         context.entry(),
                         0,

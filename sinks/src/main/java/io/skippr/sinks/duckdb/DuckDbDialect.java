@@ -300,15 +300,7 @@ public final class DuckDbDialect implements SqlDialect {
         List<String> others = all.stream().filter(c -> !key.contains(c)).toList();
         String deleted = "l." + quote(SqlNames.DELETED);
         String matched =
-                cursor == null
-                        ? " WHEN MATCHED"
-                        : " WHEN MATCHED AND (t."
-                                + cursor
-                                + " IS NULL OR l."
-                                + cursor
-                                + " >= t."
-                                + cursor
-                                + ")";
+                cursor == null ? " WHEN MATCHED" : " WHEN MATCHED AND " + notOlder("l", cursor);
         return "MERGE INTO "
                 + target
                 + " t USING (WITH staged AS ("

@@ -77,12 +77,20 @@ public final class CommitLog {
     public List<Commit> commits() {
         try {
             List<Commit> commits = new ArrayList<>();
+            List<Commit> older = new ArrayList<>();
             for (String key : store.list(DIR)) {
                 String name = key.substring(key.lastIndexOf('/') + 1);
-                if (name.endsWith(".json") && !name.startsWith(".") && isMine(key)) {
+                if (!name.endsWith(".json") || name.startsWith(".")) {
+                    continue;
+                }
+                String folder = key.substring(DIR.length(), key.lastIndexOf('/') + 1);
+                if (folder.isEmpty()) {
+                    older.add(read(key, store.get(key)));
+                } else if (pipeline == null || folder.equals(pipeline + "/")) {
                     commits.add(read(key, store.get(key)));
                 }
             }
+            commits.addAll(pipeline == null ? older : runsOfThisPipeline(older));
             commits.sort(Comparator.comparingLong(Commit::run));
             return commits;
         } catch (IOException e) {
@@ -91,10 +99,21 @@ public final class CommitLog {
         }
     }
 
-    /** Whether this log reads the record at {@code key}: its pipeline's, or one from before. */
-    private boolean isMine(String key) {
-        String folder = key.substring(DIR.length(), key.lastIndexOf('/') + 1);
-        return pipeline == null || folder.isEmpty() || folder.equals(pipeline + "/");
+    /**
+     * The records written before logs were per pipeline that belong to this pipeline: every record
+     * of a run that published a file named after it (its end markers included, so a complete run
+     * still counts as complete).
+     */
+    private List<Commit> runsOfThisPipeline(List<Commit> older) {
+        Set<Long> runs = new HashSet<>();
+        for (Commit c : older) {
+            for (String file : c.files()) {
+                if (file.substring(file.lastIndexOf('/') + 1).startsWith(pipeline + "-")) {
+                    runs.add(c.run());
+                }
+            }
+        }
+        return older.stream().filter(c -> runs.contains(c.run())).toList();
     }
 
     /** The folder of a record: runs are numbered per pipeline, so they count per folder. */

@@ -4,6 +4,7 @@ import io.skippr.core.naming.Names;
 import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SchemaVersions;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
 import java.io.IOException;
@@ -34,7 +35,7 @@ final class StagingWriter
     private final int subtask;
     private final int parallelism;
     private final int attempt;
-    private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
+    private final SchemaVersions schemas = new SchemaVersions();
     private final Map<String, OpenFile> open = new HashMap<>();
     private final List<StagedFile> closed = new ArrayList<>();
     private long seq;
@@ -53,9 +54,7 @@ final class StagingWriter
     @Override
     public void write(SourceRecord record, Context context) throws IOException {
         if (record instanceof SchemaChange change) {
-            StreamSchema schema = change.schema();
-            schemas.computeIfAbsent(schema.stream(), s -> new HashMap<>())
-                    .put(schema.version(), schema);
+            schemas.add(change.schema());
             return;
         }
         if (!(record instanceof Row row)) {
@@ -71,7 +70,7 @@ final class StagingWriter
             if (file != null) {
                 close(file);
             }
-            file = openFile(schemaOf(row), partition, now);
+            file = openFile(schemas.of(row), partition, now);
             open.put(row.stream(), file);
         }
         file.write(row);
@@ -79,19 +78,6 @@ final class StagingWriter
             close(file);
             open.remove(row.stream());
         }
-    }
-
-    private StreamSchema schemaOf(Row row) throws IOException {
-        StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
-        if (schema == null) {
-            throw new IOException(
-                    "row of stream "
-                            + row.stream()
-                            + " arrived before its schema"
-                            + " version "
-                            + row.schemaVersion());
-        }
-        return schema;
     }
 
     private String partition(long now) {

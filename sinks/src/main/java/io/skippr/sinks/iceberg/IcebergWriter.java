@@ -4,6 +4,7 @@ import io.skippr.core.naming.Names;
 import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SchemaVersions;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
 import java.io.Closeable;
@@ -51,7 +52,7 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     private final long epoch;
     private final Catalog catalog;
     private final IcebergTables tables;
-    private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
+    private final SchemaVersions schemas = new SchemaVersions();
     private final Map<String, Table> tableOf = new HashMap<>();
     private final Map<String, OpenFiles> open = new LinkedHashMap<>();
     private final List<IcebergWriteResult> closed = new ArrayList<>();
@@ -78,11 +79,9 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     public void write(SourceRecord record, Context context) throws IOException {
         if (record instanceof SchemaChange change) {
             StreamSchema schema = change.schema();
-            Map<Long, StreamSchema> versions =
-                    schemas.computeIfAbsent(schema.stream(), s -> new HashMap<>());
-            if (!versions.containsKey(schema.version())) {
+            if (!schemas.has(schema)) {
                 tableOf.put(schema.stream(), tables.ensure(schema));
-                versions.put(schema.version(), schema);
+                schemas.add(schema);
             }
             return;
         }
@@ -94,22 +93,10 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
             if (files != null) {
                 close(files);
             }
-            files = openFiles(schemaOf(row));
+            files = openFiles(schemas.of(row));
             open.put(row.stream(), files);
         }
         files.write(row);
-    }
-
-    private StreamSchema schemaOf(Row row) throws IOException {
-        StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
-        if (schema == null) {
-            throw new IOException(
-                    "row of stream "
-                            + row.stream()
-                            + " arrived before its schema version "
-                            + row.schemaVersion());
-        }
-        return schema;
     }
 
     private OpenFiles openFiles(StreamSchema schema) {

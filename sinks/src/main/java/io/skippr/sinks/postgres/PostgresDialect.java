@@ -349,11 +349,6 @@ public final class PostgresDialect implements SqlDialect {
                 + (cursor == null ? "" : " WHERE " + notOlder("EXCLUDED", cursor));
     }
 
-    /** The row {@code row} is not older than the target row {@code t} by the cursor column. */
-    static String notOlder(String row, String cursor) {
-        return "(t." + cursor + " IS NULL OR " + row + "." + cursor + " >= t." + cursor + ")";
-    }
-
     @Override
     public void swap(Connection c, String schema, String table, String replacement)
             throws SQLException {

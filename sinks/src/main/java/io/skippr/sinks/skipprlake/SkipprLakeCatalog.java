@@ -89,6 +89,15 @@ public final class SkipprLakeCatalog implements IcebergCatalogFactory {
                             + " jdbc:postgresql://catalog-db:5432/lake, found "
                             + uri.replaceAll("\\?.*", "?…"));
         }
+        if (uri != null
+                && (uri.matches("(?i)jdbc:[a-z]+://[^/?]*@.*")
+                        || uri.matches("(?i).*[?&;]password=.*"))) {
+            throw ConfigException.of(
+                    "skippr.yml",
+                    at
+                            + "catalog_uri: holds a password; give it in catalog_password"
+                            + " (usually ${VAR}), which Skippr never prints");
+        }
         String lower = warehouse.toLowerCase(Locale.ROOT);
         if (lower.startsWith("s3://") || lower.startsWith("s3a://")) {
             if (uri == null) {

@@ -15,6 +15,29 @@ import java.util.stream.Collectors;
 public interface SqlDialect extends Serializable {
 
     /** A quoted identifier, safe for any name the database allows. */
+    /**
+     * The condition under which a merge lets the staged row {@code row} replace the target row
+     * {@code t}: unless the target row is newer by the (quoted) cursor column. Writer subtasks
+     * commit independently, so an older version of a row can arrive after a newer one. A row
+     * without a cursor value cannot be ordered and always applies; equal values apply too, so the
+     * cursor column must grow with every change of a row (docs/connectors/postgres.md).
+     */
+    default String notOlder(String row, String cursor) {
+        return "("
+                + row
+                + "."
+                + cursor
+                + " IS NULL OR t."
+                + cursor
+                + " IS NULL OR "
+                + row
+                + "."
+                + cursor
+                + " >= t."
+                + cursor
+                + ")";
+    }
+
     default String quote(String identifier) {
         return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }

@@ -6,6 +6,7 @@ import io.skippr.core.record.Column;
 import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SchemaVersions;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,7 +50,7 @@ public final class SqlStagingWriter
     private final long epoch;
     private final Connection connection;
     private final StagingLoader loader;
-    private final Map<String, Map<Long, StreamSchema>> schemas = new HashMap<>();
+    private final SchemaVersions schemas = new SchemaVersions();
     private final Map<String, StreamSchema> unannounced = new LinkedHashMap<>();
     private final Set<String> announced = new HashSet<>();
     private final Map<String, Segment> open = new LinkedHashMap<>();
@@ -182,7 +182,7 @@ public final class SqlStagingWriter
             if (segment != null) {
                 close(segment);
             }
-            segment = openSegment(schemaOf(row));
+            segment = openSegment(schemas.of(row));
             open.put(row.stream(), segment);
         }
         loader.write(segment.table, row, segment.rows);
@@ -194,9 +194,7 @@ public final class SqlStagingWriter
 
     /** A new schema version: checked against the write mode and the target before any row. */
     private void accept(StreamSchema schema) throws IOException {
-        Map<Long, StreamSchema> versions =
-                schemas.computeIfAbsent(schema.stream(), s -> new HashMap<>());
-        if (versions.containsKey(schema.version())) {
+        if (schemas.has(schema)) {
             return;
         }
         if (settings.mode() == WriteMode.MERGE && schema.primaryKey().isEmpty()) {
@@ -227,23 +225,11 @@ public final class SqlStagingWriter
                 throw settings.database().failure("reading " + settings.qualified(table), e);
             }
         }
-        versions.put(schema.version(), schema);
+        schemas.add(schema);
         String key = schema.stream() + "\u0000" + schema.version();
         if (!announced.contains(key)) {
             unannounced.put(key, schema);
         }
-    }
-
-    private StreamSchema schemaOf(Row row) throws IOException {
-        StreamSchema schema = schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
-        if (schema == null) {
-            throw new IOException(
-                    "row of stream "
-                            + row.stream()
-                            + " arrived before its schema version "
-                            + row.schemaVersion());
-        }
-        return schema;
     }
 
     private Segment openSegment(StreamSchema schema) throws IOException {

@@ -258,4 +258,32 @@ class TwoPhaseFileSinkITCase {
         assertThat(refundsLog.commits()).hasSize(2);
         assertExactlyOnce(root, 200);
     }
+
+    @Test
+    void recordsFromBeforeLogsWerePerPipelineBelongToThePipelineTheirFilesNameOnly()
+            throws Exception {
+        Path root = dir.resolve("out");
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
+        GeneratedRows.stream(env, 300, 1_000_000, -1, null)
+                .sinkTo(
+                        new TwoPhaseFileSink(
+                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
+        env.execute("orders, as an older version would have recorded it");
+        Path folder = root.resolve("_skippr/commits/orders");
+        try (Stream<Path> records = Files.list(folder)) {
+            for (Path record : records.toList()) {
+                Files.move(record, root.resolve("_skippr/commits").resolve(record.getFileName()));
+            }
+        }
+        Files.delete(folder);
+
+        CommitLog orders = new CommitLog(new LocalFileStore(root), "orders");
+        CommitLog refunds = new CommitLog(new LocalFileStore(root), "refunds");
+        assertThat(orders.commits()).hasSize(2);
+        assertThat(orders.positions()).containsExactly(java.util.Map.entry("events", "299"));
+        assertThat(refunds.commits()).as("not refunds' records").isEmpty();
+        assertThat(refunds.positions()).isEmpty();
+        FileSinks.prepare(root, "refunds", true, FileFormat.PARQUET, null);
+        assertExactlyOnce(root, 300);
+    }
 }

@@ -261,6 +261,11 @@ class PostgresCommitterITCase {
                     "version");
 
     static Row item(long id, long version, Operation op) {
+        return item(id, Long.valueOf(version), op);
+    }
+
+    /** A version of row {@code id}; a null version has no cursor value. */
+    static Row item(long id, Long version, Operation op) {
         String position = "items|id=" + id + "|cursor=" + version;
         return new Row(
                 "items",
@@ -311,6 +316,18 @@ class PostgresCommitterITCase {
                                         + pg.table("items")))
                 .as("key 1 keeps version 2, key 2 arrives, key 3 is not deleted by version 1")
                 .containsExactly("1:2,2:1,3:2");
+    }
+
+    @Test
+    void aMergedRowWithoutCursorValueAlwaysApplies() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.MERGE);
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            commit(committer, staged(settings, 0, item(1, 5L, Operation.INSERT)));
+            commit(committer, staged(settings, 1, item(1, null, Operation.UPDATE)));
+        }
+        assertThat(TestPg.one("SELECT count(*) || ':' || count(version) FROM " + pg.table("items")))
+                .as("key 1 now holds the version without a cursor value")
+                .containsExactly("1:0");
     }
 
     @Test

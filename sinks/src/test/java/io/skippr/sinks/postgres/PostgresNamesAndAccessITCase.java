@@ -250,18 +250,40 @@ class PostgresNamesAndAccessITCase {
     }
 
     @Test
-    void sslmodeIsHandedToTheDriver() {
-        PostgresDatabase tls =
-                new PostgresDatabase(
-                        TestPg.env("SKIPPR_TEST_PG_HOST"),
-                        Integer.parseInt(TestPg.env("SKIPPR_TEST_PG_PORT")),
-                        TestPg.env("SKIPPR_TEST_PG_DATABASE"),
-                        TestPg.env("SKIPPR_TEST_PG_USER"),
-                        TestPg.env("SKIPPR_TEST_PG_PASSWORD"),
-                        "require");
-        assertThatThrownBy(() -> SqlSinks.prepare(tls, "p", "w", pg.schema, true, WriteMode.APPEND))
+    void sslmodeAndSslrootcertAreHandedToTheDriver() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                SqlSinks.prepare(
+                                        tls("SKIPPR_TEST_PG_OTHER_CA"),
+                                        "p",
+                                        "w",
+                                        pg.schema,
+                                        true,
+                                        WriteMode.APPEND))
                 .isInstanceOf(SqlSinkException.class)
-                .hasMessageContaining("cannot connect: The server does not support SSL")
-                .hasMessageContaining("(sslmode require)");
+                .hasMessageContaining(
+                        "The server's certificate is not signed by the CA in sslrootcert ("
+                                + TestPg.env("SKIPPR_TEST_PG_OTHER_CA")
+                                + ")")
+                .hasMessageContaining("(sslmode verify-full)");
+        try (java.sql.Connection c = tls("SKIPPR_TEST_PG_CA").connect();
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery(
+                                "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")) {
+            rs.next();
+            org.assertj.core.api.Assertions.assertThat(rs.getBoolean(1)).isTrue();
+        }
+    }
+
+    private static PostgresDatabase tls(String caVariable) {
+        return new PostgresDatabase(
+                TestPg.env("SKIPPR_TEST_PG_HOST"),
+                Integer.parseInt(TestPg.env("SKIPPR_TEST_PG_PORT")),
+                TestPg.env("SKIPPR_TEST_PG_DATABASE"),
+                TestPg.env("SKIPPR_TEST_PG_USER"),
+                TestPg.env("SKIPPR_TEST_PG_PASSWORD"),
+                "verify-full",
+                TestPg.env(caVariable));
     }
 }

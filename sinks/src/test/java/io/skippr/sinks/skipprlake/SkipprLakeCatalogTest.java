@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.skippr.config.ConfigException;
 import io.skippr.config.Secret;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,7 +72,7 @@ class SkipprLakeCatalogTest {
                 SkipprLakeCatalog.of(
                         AT,
                         "s3://acme-lake/iceberg/",
-                        "jdbc:postgresql://catalog-db:5432/lake?password=hunter2",
+                        "jdbc:postgresql://catalog-db:5432/lake?ssl=true",
                         "skippr",
                         new Secret("s3cret"),
                         "http://127.0.0.1:9000",
@@ -83,5 +84,24 @@ class SkipprLakeCatalogTest {
                                 + " jdbc:postgresql://catalog-db:5432/lake)")
                 .doesNotContain("hunter2")
                 .doesNotContain("s3cret");
+    }
+
+    @Test
+    void aCatalogUriHoldingAPasswordIsRefusedWithoutShowingIt() {
+        for (String uri :
+                List.of(
+                        "jdbc:postgresql://catalog-db:5432/lake?user=u&password=hunter2",
+                        "jdbc:postgresql://u:hunter2@catalog-db:5432/lake")) {
+            assertThatThrownBy(
+                            () ->
+                                    SkipprLakeCatalog.of(
+                                            AT, "/tmp/lake", uri, null, null, null, null))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(
+                            AT
+                                    + "catalog_uri: holds a password; give it in catalog_password"
+                                    + " (usually ${VAR}), which Skippr never prints")
+                    .hasMessageNotContaining("hunter2");
+        }
     }
 }
