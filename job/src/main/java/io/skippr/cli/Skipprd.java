@@ -107,7 +107,7 @@ public final class Skipprd implements Callable<Integer> {
     private static Throwable rootCause(Throwable e) {
         Throwable cause = e;
         while (true) {
-            if (cause instanceof ConfigException || (cause != e && isSkippr(cause))) {
+            if (cause instanceof ConfigException || isSkippr(cause)) {
                 return cause;
             }
             if (cause.getCause() == null || cause.getCause() == cause) {

@@ -9,7 +9,6 @@ import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.SkipprId;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -94,8 +93,7 @@ public final class CommitLog {
             commits.sort(Comparator.comparingLong(Commit::run));
             return commits;
         } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read the commit log in " + store.describe() + "/" + DIR, e);
+            throw new FileSinkException("read the commit log in", store, e);
         }
     }
 

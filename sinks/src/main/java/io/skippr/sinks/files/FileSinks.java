@@ -94,8 +94,7 @@ public final class FileSinks {
                     false,
                     TableCatalog.NONE);
         } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot prepare the sink at " + store.describe() + ": " + e.getMessage(), e);
+            throw new FileSinkException("prepare the sink at", store, e);
         } finally {
             try {
                 store.close();
