@@ -121,7 +121,7 @@ class SecretsStayHiddenITCase {
         List<String> served = new ArrayList<>();
         try {
             String ui = awaitUi(sync);
-            awaitLanded();
+            awaitLanded(sync);
             for (String path :
                     List.of("/jobmanager/config", "/jobmanager/environment", "/jobs/overview")) {
                 served.add(get(ui + path));
@@ -177,13 +177,13 @@ class SecretsStayHiddenITCase {
             if (m.find()) {
                 return m.group(1);
             }
-            Thread.sleep(100);
+            sync.waitFor(100, TimeUnit.MILLISECONDS); // returns at once if skipprd died
         }
         throw new AssertionError("skipprd printed no web UI address: " + read(err));
     }
 
     /** Waits until the 50 good rows are in the sink and the deadletter is committed. */
-    private void awaitLanded() throws Exception {
+    private void awaitLanded(Process sync) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
         long rows = -1;
         while (Instant.now().isBefore(deadline)) {
@@ -191,7 +191,9 @@ class SecretsStayHiddenITCase {
             if (rows == 50 && !new CommitLog(dir.resolve("rejects")).committedKeys().isEmpty()) {
                 return;
             }
-            Thread.sleep(200);
+            assertThat(sync.waitFor(200, TimeUnit.MILLISECONDS))
+                    .as("skipprd exited early: %s", read(dir.resolve("sync.err")))
+                    .isFalse();
         }
         throw new AssertionError("after 3 minutes the sink holds " + rows + " of 50 rows");
     }
