@@ -11,10 +11,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,38 +29,29 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresTlsITCase {
     @TempDir Path dir;
 
+    private TestLogin login;
     private TestPostgres pg;
     private String role;
     private String password;
 
     @BeforeEach
     void setUp() throws SQLException {
-        pg = new TestPostgres("skippr_tls_");
-        role = pg.schema + "_login";
-        password = "Tls-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        login = new TestLogin("skippr_tls_");
+        pg = login.pg;
+        role = login.role;
+        password = login.password;
         pg.exec(
-                "CREATE ROLE \"" + role + "\" LOGIN SUPERUSER PASSWORD '" + password + "'",
                 "CREATE TABLE orders (id int PRIMARY KEY, amount numeric(12,2) NOT NULL)",
                 "INSERT INTO orders SELECT g, g * 1.25 FROM generate_series(1, 500) g");
     }
 
     @AfterEach
     void tearDown() throws SQLException {
-        pg.exec("DROP SCHEMA IF EXISTS \"" + pg.schema + "_out\" CASCADE");
-        pg.close();
-        pg.exec("DROP ROLE \"" + role + "\"");
+        login.close();
     }
 
     private String connection() {
-        return "      host: "
-                + TestPostgres.env("SKIPPR_TEST_PG_HOST")
-                + "\n      port: "
-                + TestPostgres.env("SKIPPR_TEST_PG_PORT")
-                + "\n      user: "
-                + role
-                + "\n      password: ${LOGIN_PASSWORD}\n      database: "
-                + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
-                + "\n      sslmode: verify-full\n      sslrootcert: ${PG_CA}\n";
+        return login.yaml("      sslmode: verify-full\n      sslrootcert: ${PG_CA}\n");
     }
 
     private Path config() throws IOException {

@@ -21,10 +21,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,17 +47,18 @@ class SecretsStayHiddenITCase {
 
     @TempDir Path dir;
 
+    private TestLogin login;
     private TestPostgres pg;
     private String role;
     private String password;
 
     @BeforeEach
     void setUp() throws SQLException {
-        pg = new TestPostgres("skippr_secret_");
-        role = pg.schema + "_login";
-        password = "Pw-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        login = new TestLogin("skippr_secret_");
+        pg = login.pg;
+        role = login.role;
+        password = login.password;
         pg.exec(
-                "CREATE ROLE \"" + role + "\" LOGIN SUPERUSER PASSWORD '" + password + "'",
                 "CREATE TABLE events (id int PRIMARY KEY, doc json NOT NULL)",
                 "INSERT INTO events SELECT g, json_build_object('n', g) FROM generate_series(1, 50) g",
                 // json keeps the escape as written; the sink's jsonb cannot hold it: a deadletter
@@ -68,21 +67,11 @@ class SecretsStayHiddenITCase {
 
     @AfterEach
     void tearDown() throws SQLException {
-        pg.exec("DROP SCHEMA IF EXISTS \"" + pg.schema + "_out\" CASCADE");
-        pg.close();
-        pg.exec("DROP ROLE \"" + role + "\"");
+        login.close();
     }
 
-    private String login() {
-        return "      host: "
-                + TestPostgres.env("SKIPPR_TEST_PG_HOST")
-                + "\n      port: "
-                + TestPostgres.env("SKIPPR_TEST_PG_PORT")
-                + "\n      user: "
-                + role
-                + "\n      password: ${LOGIN_PASSWORD}\n      database: "
-                + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
-                + "\n      sslmode: disable\n";
+    private String connection() {
+        return login.yaml("      sslmode: disable\n");
     }
 
     @Test
@@ -94,12 +83,12 @@ class SecretsStayHiddenITCase {
                         + "    data_sink: data_sinks.warehouse\n"
                         + "    deadletter_sink: deadletter_sinks.rejects\n"
                         + "data_sources:\n  app_db:\n    Postgres:\n"
-                        + login()
+                        + connection()
                         + "      schema: "
                         + pg.schema
                         + "\n      tables: [events]\n"
                         + "data_sinks:\n  warehouse:\n    Postgres:\n"
-                        + login()
+                        + connection()
                         + "      schema: "
                         + pg.schema
                         + "_out\n"
