@@ -49,14 +49,12 @@ class SecretsStayHiddenITCase {
 
     private TestLogin login;
     private TestPostgres pg;
-    private String role;
     private String password;
 
     @BeforeEach
     void setUp() throws SQLException {
         login = new TestLogin("skippr_secret_");
         pg = login.pg;
-        role = login.role;
         password = login.password;
         pg.exec(
                 "CREATE TABLE events (id int PRIMARY KEY, doc json NOT NULL)",
