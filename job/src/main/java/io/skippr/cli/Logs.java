@@ -1,6 +1,14 @@
 package io.skippr.cli;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.ErrorHandler;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.FileAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 
 /**
  * Where {@code skipprd} logs: to the console with {@code --log}, else to {@code
@@ -12,16 +20,79 @@ final class Logs {
 
     private Logs() {}
 
-    static void configure(Path stateDir, boolean console) {
+    /**
+     * @param err where one warning goes if the log file cannot be written (a full disk, say),
+     *     instead of log4j's stack trace for every lost line
+     */
+    static void configure(Path stateDir, boolean console, PrintWriter err) {
         if (!Boolean.getBoolean(MANAGED)) {
             return;
         }
-        System.setProperty(
-                "skippr.log.file", stateDir.resolve("logs").resolve("skipprd.log").toString());
+        Path file = stateDir.resolve("logs").resolve("skipprd.log");
         System.setProperty("skippr.console.level", console ? "INFO" : "OFF");
-        org.apache.logging.log4j.core.LoggerContext context =
-                (org.apache.logging.log4j.core.LoggerContext)
-                        org.apache.logging.log4j.LogManager.getContext(false);
+        LoggerContext context = (LoggerContext) LogManager.getContext(false);
         context.reconfigure();
+        Configuration config = context.getConfiguration();
+        FileAppender appender =
+                FileAppender.newBuilder()
+                        .setName("file")
+                        .withFileName(file.toString())
+                        .withAppend(true)
+                        .setLayout(
+                                PatternLayout.newBuilder()
+                                        .withConfiguration(config)
+                                        .withPattern(
+                                                "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level [%t] %c -"
+                                                        + " %msg%n")
+                                        .build())
+                        .setConfiguration(config)
+                        .build();
+        appender.setHandler(new FileErrors(file, err));
+        appender.start();
+        config.addAppender(appender);
+        config.getRootLogger().addAppender(appender, null, null);
+        context.updateLoggers();
+    }
+
+    /** Says once that the log file cannot be written, and why; later failures stay quiet. */
+    private static final class FileErrors implements ErrorHandler {
+        private final Path file;
+        private final PrintWriter err;
+        private boolean said;
+
+        FileErrors(Path file, PrintWriter err) {
+            this.file = file;
+            this.err = err;
+        }
+
+        @Override
+        public void error(String msg) {
+            error(msg, null, null);
+        }
+
+        @Override
+        public void error(String msg, Throwable t) {
+            error(msg, null, t);
+        }
+
+        @Override
+        public synchronized void error(String msg, LogEvent event, Throwable t) {
+            if (said) {
+                return;
+            }
+            said = true;
+            Throwable cause = t;
+            while (cause != null && cause.getCause() != null && cause.getCause() != cause) {
+                cause = cause.getCause();
+            }
+            String why = cause == null || cause.getMessage() == null ? msg : cause.getMessage();
+            err.println(
+                    "warning: cannot write the log file "
+                            + file
+                            + ": "
+                            + why
+                            + "; its lines are lost until it can be written again");
+            err.flush();
+        }
     }
 }

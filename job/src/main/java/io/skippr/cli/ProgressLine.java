@@ -17,7 +17,7 @@ final class ProgressLine {
         this.live = live;
     }
 
-    void update(Map<String, Map<String, Long>> counters) {
+    synchronized void update(Map<String, Map<String, Long>> counters) {
         if (!live || counters.isEmpty()) {
             return;
         }
@@ -44,7 +44,17 @@ final class ProgressLine {
         drawn = true;
     }
 
-    void finish() {
+    /** A warning on a line of its own; the progress line is drawn again at the next update. */
+    synchronized void warn(String text) {
+        if (drawn) {
+            err.print("\r\u001b[K");
+            drawn = false;
+        }
+        err.println("warning: " + text);
+        err.flush();
+    }
+
+    synchronized void finish() {
         if (drawn) {
             err.println();
         }

@@ -3,6 +3,8 @@ package io.skippr.cli;
 import io.skippr.config.ConfigException;
 import io.skippr.config.catalog.Role;
 import io.skippr.config.model.Suggest;
+import io.skippr.core.io.DiskSpace;
+import io.skippr.job.Failures;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -91,50 +93,17 @@ public final class Skipprd implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return USAGE;
         }
-        Throwable cause = rootCause(e);
+        Throwable cause = Failures.rootCause(e);
         if (cause instanceof ConfigException config) {
             return handle(config, err);
         }
-        err.println("error: " + describe(cause));
+        err.println("error: " + Failures.describe(cause));
+        if (DiskSpace.isFull(e)) {
+            err.println(
+                    "Free space there and run again: what earlier runs committed is kept, and"
+                            + " the next run carries on from it.");
+        }
         return FAILURE;
-    }
-
-    /**
-     * What actually went wrong: a failed Flink job wraps its cause in layers of "Job execution
-     * failed". The first of Skippr's own exceptions in the chain says it best (it names the server,
-     * file or table); without one, the innermost cause.
-     */
-    private static Throwable rootCause(Throwable e) {
-        Throwable cause = e;
-        while (true) {
-            if (cause instanceof ConfigException || isSkippr(cause)) {
-                return cause;
-            }
-            if (cause.getCause() == null || cause.getCause() == cause) {
-                return cause;
-            }
-            cause = cause.getCause();
-        }
-    }
-
-    private static boolean isSkippr(Throwable t) {
-        String type =
-                t instanceof org.apache.flink.util.SerializedThrowable serialized
-                        ? serialized.getOriginalErrorClassName()
-                        : t.getClass().getName();
-        return type.startsWith("io.skippr.");
-    }
-
-    private static String describe(Throwable cause) {
-        String message = cause.getMessage() == null ? "" : cause.getMessage();
-        if (cause instanceof io.skippr.job.NotYetAvailableException) {
-            return message;
-        }
-        String type =
-                cause instanceof org.apache.flink.util.SerializedThrowable serialized
-                        ? serialized.getOriginalErrorClassName()
-                        : cause.getClass().getName();
-        return type.substring(type.lastIndexOf('.') + 1) + ": " + message;
     }
 
     /**

@@ -60,7 +60,7 @@ final class SyncCommand implements Callable<Integer> {
         ConfiguredPipeline configured = cfg.getPipeline(pipeline);
         configured.resolve(context.env); // every missing variable, before Flink starts
         Path stateDir = StateDirs.of(cfg.path(), pipeline, context.env);
-        Logs.configure(stateDir, log);
+        Logs.configure(stateDir, log, context.err);
         PipelineGraph.Request request =
                 new PipelineGraph.Request(
                         configured, once, context.env, stateDir, FailPoint.fromSystemProperty());
@@ -71,6 +71,7 @@ final class SyncCommand implements Callable<Integer> {
             Thread hook = new Thread(() -> runner.cancel(Duration.ofSeconds(30)), "skipprd-stop");
             Runtime.getRuntime().addShutdownHook(hook);
             ProgressLine line = new ProgressLine(context.err, !log && System.console() != null);
+            runner.onTrouble(line::warn);
             Map<String, Map<String, Long>> counters;
             try {
                 counters = runner.run(line::update);

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -39,10 +40,13 @@ public final class EmbeddedRunner implements AutoCloseable {
     private CompletableFuture<Void> starting;
     private StreamExecutionEnvironment env;
     private Runnable afterRun;
+    private final JobTrouble trouble;
+    private Consumer<String> troubleListener = text -> {};
 
     public EmbeddedRunner(PipelineGraph.Request request) {
         this.request = request;
         this.conf = FlinkSettings.forPipeline(request.stateDir(), request.env());
+        this.trouble = new JobTrouble(request.stateDir());
         conf.setString("rest.bind-address", "127.0.0.1");
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.port", request.env().getOrDefault("SKIPPR_UI_PORT", "0"));
@@ -96,6 +100,14 @@ public final class EmbeddedRunner implements AutoCloseable {
     }
 
     /**
+     * Who hears, besides the log, of failed checkpoints, recoveries and restarts while the job
+     * runs: one sentence each.
+     */
+    public void onTrouble(Consumer<String> listener) {
+        this.troubleListener = listener;
+    }
+
+    /**
      * Submits the pipeline and waits for it to end, reporting progress about every second. Returns
      * the final counters; a failed job throws its cause.
      */
@@ -133,10 +145,7 @@ public final class EmbeddedRunner implements AutoCloseable {
             try {
                 result.get(1, java.util.concurrent.TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
-                Map<String, Map<String, Long>> now = currentCounters();
-                if (!now.isEmpty()) {
-                    currentOrLast = now;
-                }
+                look();
                 progress.accept(currentOrLast);
             }
         }
@@ -157,9 +166,26 @@ public final class EmbeddedRunner implements AutoCloseable {
         return counters;
     }
 
-    private Map<String, Map<String, Long>> currentCounters() {
+    /** Reads the running job's counters and tells what went wrong since the last look. */
+    private void look() {
+        AccessExecutionGraph graph;
         try {
-            var graph = cluster.getExecutionGraph(job).get();
+            graph = cluster.getExecutionGraph(job).get();
+        } catch (Exception e) {
+            return; // between attempts the job has no graph to read
+        }
+        Map<String, Map<String, Long>> now = counters(graph);
+        if (!now.isEmpty()) {
+            currentOrLast = now;
+        }
+        for (String sentence : trouble.look(graph, System.currentTimeMillis())) {
+            LOG.warn(sentence);
+            troubleListener.accept(sentence);
+        }
+    }
+
+    private Map<String, Map<String, Long>> counters(AccessExecutionGraph graph) {
+        try {
             Map<String, Object> values = new HashMap<>();
             for (var e : graph.getAccumulatorsSerialized().entrySet()) {
                 SerializedValue<org.apache.flink.util.OptionalFailure<Object>> v = e.getValue();

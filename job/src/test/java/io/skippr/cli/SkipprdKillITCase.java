@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.skippr.job.ShopFiles;
 import io.skippr.sinks.files.CommitLog;
 import java.io.File;
-import java.io.InputStream;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,9 +14,8 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +43,7 @@ class SkipprdKillITCase {
                   out:
                     LocalFile: {path: out}
                 """);
-        fastCheckpoints();
+        SkipprdProcess.fastCheckpoints(dir);
         Path out = dir.resolve("out");
 
         ShopFiles.write(in, "a.csv", 1, 3001, 0);
@@ -82,21 +79,6 @@ class SkipprdKillITCase {
         }
     }
 
-    private void fastCheckpoints() throws Exception {
-        try (InputStream in = getClass().getResourceAsStream("/flink-conf/config.yaml")) {
-            String conf =
-                    new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                            .replace(
-                                    "execution.checkpointing.interval: 10 s",
-                                    "execution.checkpointing.interval: 500 ms")
-                            .replace(
-                                    "execution.checkpointing.min-pause: 2 s",
-                                    "execution.checkpointing.min-pause: 100 ms");
-            Files.createDirectories(dir.resolve("flink-conf"));
-            Files.writeString(dir.resolve("flink-conf/config.yaml"), conf);
-        }
-    }
-
     private Process skipprd(String name) throws Exception {
         return SkipprdProcess.start(
                 dir,
@@ -114,24 +96,9 @@ class SkipprdKillITCase {
                 dir.resolve("skippr.yml").toString());
     }
 
-    private void await(BooleanSupplier condition, Process process, String what) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (!process.isAlive()) {
-                throw new AssertionError(
-                        "skipprd exited ("
-                                + process.exitValue()
-                                + ") before "
-                                + what
-                                + " was committed:\n"
-                                + output());
-            }
-            if (System.nanoTime() > deadline) {
-                process.destroyForcibly();
-                throw new AssertionError("not committed within 90 s: " + what + "\n" + output());
-            }
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-        }
+    private void await(Callable<Boolean> condition, Process process, String what) throws Exception {
+        SkipprdProcess.await(
+                process, Duration.ofSeconds(90), what + " was committed", condition, this::output);
     }
 
     private String output() throws Exception {

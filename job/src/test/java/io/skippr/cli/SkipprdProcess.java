@@ -2,9 +2,12 @@ package io.skippr.cli;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts {@code skipprd} as a process of its own on the test class path, as a user's shell would:
@@ -40,5 +43,58 @@ public final class SkipprdProcess {
                         .redirectError(dir.resolve(name + ".err").toFile());
         builder.environment().putAll(env);
         return builder.start();
+    }
+
+    /**
+     * Polls {@code condition} until it holds; fails at once if the process ends first, and after
+     * {@code limit} otherwise, with {@code output} (what the process printed) in the message.
+     */
+    public static void await(
+            Process process,
+            Duration limit,
+            String what,
+            Callable<Boolean> condition,
+            Callable<String> output)
+            throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.call()) {
+            if (!process.isAlive()) {
+                throw new AssertionError(
+                        "skipprd exited ("
+                                + process.exitValue()
+                                + ") before "
+                                + what
+                                + ":\n"
+                                + output.call());
+            }
+            if (System.nanoTime() > deadline) {
+                process.destroyForcibly();
+                throw new AssertionError(
+                        "not within " + limit.toSeconds() + " s: " + what + "\n" + output.call());
+            }
+            process.waitFor(100, TimeUnit.MILLISECONDS); // returns at once if skipprd ends
+        }
+    }
+
+    /**
+     * Writes {@code dir/flink-conf/config.yaml}: the bundled configuration with a checkpoint every
+     * 500 ms, for {@code SKIPPR_FLINK_CONF_DIR}; returns that folder.
+     */
+    public static Path fastCheckpoints(Path dir) throws java.io.IOException {
+        try (java.io.InputStream in =
+                SkipprdProcess.class.getResourceAsStream("/flink-conf/config.yaml")) {
+            String conf =
+                    new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                            .replace(
+                                    "execution.checkpointing.interval: 10 s",
+                                    "execution.checkpointing.interval: 500 ms")
+                            .replace(
+                                    "execution.checkpointing.min-pause: 2 s",
+                                    "execution.checkpointing.min-pause: 100 ms");
+            Path folder = dir.resolve("flink-conf");
+            java.nio.file.Files.createDirectories(folder);
+            java.nio.file.Files.writeString(folder.resolve("config.yaml"), conf);
+            return folder;
+        }
     }
 }

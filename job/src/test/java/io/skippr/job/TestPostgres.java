@@ -32,6 +32,23 @@ public final class TestPostgres implements AutoCloseable {
 
     /** The data source entry for {@code table}, reading the password from ${PG_PASSWORD}. */
     public String sourceYaml(String table, String cursor) {
+        return connectionYaml()
+                + "      schema: "
+                + schema
+                + "\n      tables: ['"
+                + table.replace("'", "''")
+                + "']\n"
+                + (cursor == null ? "" : "      cursor_column: " + cursor + "\n");
+    }
+
+    /**
+     * A data sink entry writing into {@code sinkSchema}, reading the password from ${PG_PASSWORD}.
+     */
+    public static String sinkYaml(String sinkSchema) {
+        return connectionYaml() + "      schema: " + sinkSchema + "\n";
+    }
+
+    private static String connectionYaml() {
         return "    Postgres:\n      host: "
                 + env("SKIPPR_TEST_PG_HOST")
                 + "\n      port: "
@@ -40,12 +57,7 @@ public final class TestPostgres implements AutoCloseable {
                 + env("SKIPPR_TEST_PG_USER")
                 + "\n      password: ${PG_PASSWORD}\n      database: "
                 + env("SKIPPR_TEST_PG_DATABASE")
-                + "\n      schema: "
-                + schema
-                + "\n      tables: ['"
-                + table.replace("'", "''")
-                + "']\n      sslmode: disable\n"
-                + (cursor == null ? "" : "      cursor_column: " + cursor + "\n");
+                + "\n      sslmode: disable\n";
     }
 
     public static java.util.Map<String, String> passwordEnv() {
@@ -76,7 +88,7 @@ public final class TestPostgres implements AutoCloseable {
     }
 
     /** The first row of {@code sql}, as text. */
-    List<String> one(String sql) throws SQLException {
+    public List<String> one(String sql) throws SQLException {
         try (Connection c = connect();
                 Statement st = c.createStatement()) {
             st.execute("SET search_path TO \"" + schema + "\"");

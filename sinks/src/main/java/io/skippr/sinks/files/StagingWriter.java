@@ -73,7 +73,11 @@ final class StagingWriter
             file = openFile(schemas.of(row), partition, now);
             open.put(row.stream(), file);
         }
-        file.write(row);
+        try {
+            file.write(row);
+        } catch (IOException e) {
+            throw FileSinkException.localFile(file.temp, settings.store(), e);
+        }
         if (file.writer.bytesWritten() >= settings.rollBytes()) {
             close(file);
             open.remove(row.stream());
@@ -105,15 +109,23 @@ final class StagingWriter
                         .resolve(settings.run() + "-" + subtask + "-" + attempt + "-" + writerId)
                         .resolve(Names.snake(schema.stream()))
                         .resolve(name);
-        Files.createDirectories(temp.getParent());
-        Files.deleteIfExists(temp);
-        RowFileWriter writer =
-                RowFileWriter.open(settings.format(), settings.compression(), schema, temp);
-        return new OpenFile(schema, writer, temp, key, partition, now);
+        try {
+            Files.createDirectories(temp.getParent());
+            Files.deleteIfExists(temp);
+            RowFileWriter writer =
+                    RowFileWriter.open(settings.format(), settings.compression(), schema, temp);
+            return new OpenFile(schema, writer, temp, key, partition, now);
+        } catch (IOException e) {
+            throw FileSinkException.localFile(temp, settings.store(), e);
+        }
     }
 
     private void close(OpenFile file) throws IOException {
-        file.writer.close();
+        try {
+            file.writer.close();
+        } catch (IOException e) {
+            throw FileSinkException.localFile(file.temp, settings.store(), e);
+        }
         String cursorType =
                 file.schema.cursorColumn() == null
                         ? null
