@@ -88,21 +88,26 @@ final class JobTrouble {
             return java.util.Optional.empty(); // the run ends with this failure as its error
         }
         lastFailureAt = failure.getTimestamp();
+        Throwable cause = failure.getException();
         return java.util.Optional.of(
-                "the pipeline failed and restarts: " + Failures.describe(failure.getException()));
+                "the pipeline failed and restarts: "
+                        + Failures.describe(cause)
+                        + (DiskSpace.isFull(cause) ? "" : stateFolderFull()));
     }
 
     private String checkpointFailure(FailedCheckpointStats failed) {
         String message = failed.getFailureMessage();
         String why = message == null || message.isBlank() ? "" : " (" + message.strip() + ")";
-        if (DiskSpace.isFull(stateDir)) {
-            why +=
-                    ": the state folder "
-                            + stateDir
-                            + " is full ("
-                            + DiskSpace.free(stateDir)
-                            + "); free space there";
-        }
-        return why;
+        return why + stateFolderFull();
+    }
+
+    private String stateFolderFull() {
+        return DiskSpace.isFull(stateDir)
+                ? ": the state folder "
+                        + stateDir
+                        + " is full ("
+                        + DiskSpace.free(stateDir)
+                        + "); free space there"
+                : "";
     }
 }
