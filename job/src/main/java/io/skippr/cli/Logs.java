@@ -1,7 +1,8 @@
 package io.skippr.cli;
 
-import java.io.PrintWriter;
+import io.skippr.core.errors.Causes;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.ErrorHandler;
 import org.apache.logging.log4j.core.LogEvent;
@@ -21,10 +22,10 @@ final class Logs {
     private Logs() {}
 
     /**
-     * @param err where one warning goes if the log file cannot be written (a full disk, say),
+     * @param warn where one warning goes if the log file cannot be written (a full disk, say),
      *     instead of log4j's stack trace for every lost line
      */
-    static void configure(Path stateDir, boolean console, PrintWriter err) {
+    static void configure(Path stateDir, boolean console, Consumer<String> warn) {
         if (!Boolean.getBoolean(MANAGED)) {
             return;
         }
@@ -47,7 +48,11 @@ final class Logs {
                                         .build())
                         .setConfiguration(config)
                         .build();
-        appender.setHandler(new FileErrors(file, err));
+        if (appender == null) { // log4j could not open the file, and has said why
+            warn.accept("warning: cannot open the log file " + file + "; the run is not logged");
+            return;
+        }
+        appender.setHandler(new FileErrors(file, warn));
         appender.start();
         config.addAppender(appender);
         config.getRootLogger().addAppender(appender, null, null);
@@ -57,12 +62,12 @@ final class Logs {
     /** Says once that the log file cannot be written, and why; later failures stay quiet. */
     private static final class FileErrors implements ErrorHandler {
         private final Path file;
-        private final PrintWriter err;
+        private final Consumer<String> warn;
         private boolean said;
 
-        FileErrors(Path file, PrintWriter err) {
+        FileErrors(Path file, Consumer<String> warn) {
             this.file = file;
-            this.err = err;
+            this.warn = warn;
         }
 
         @Override
@@ -81,18 +86,13 @@ final class Logs {
                 return;
             }
             said = true;
-            Throwable cause = t;
-            while (cause != null && cause.getCause() != null && cause.getCause() != cause) {
-                cause = cause.getCause();
-            }
-            String why = cause == null || cause.getMessage() == null ? msg : cause.getMessage();
-            err.println(
+            String why = t == null ? null : Causes.innermost(t).getMessage();
+            warn.accept(
                     "warning: cannot write the log file "
                             + file
                             + ": "
-                            + why
+                            + (why == null ? msg : why)
                             + "; its lines are lost until it can be written again");
-            err.flush();
         }
     }
 }

@@ -44,13 +44,16 @@ final class ProgressLine {
         drawn = true;
     }
 
-    /** A warning on a line of its own; the progress line is drawn again at the next update. */
-    synchronized void warn(String text) {
+    /**
+     * A line of its own (a warning starts with "warning: "); the progress line is drawn again at
+     * the next update.
+     */
+    synchronized void say(String line) {
         if (drawn) {
             err.print("\r\u001b[K");
             drawn = false;
         }
-        err.println("warning: " + text);
+        err.println(line);
         err.flush();
     }
 

@@ -100,8 +100,8 @@ public final class Skipprd implements Callable<Integer> {
         err.println("error: " + Failures.describe(cause));
         if (DiskSpace.isFull(e)) {
             err.println(
-                    "Free space there and run again: what earlier runs committed is kept, and"
-                            + " the next run carries on from it.");
+                    "Free space on the disk the error names and run again: what earlier runs"
+                            + " committed is kept, and the next run carries on from it.");
         }
         return FAILURE;
     }

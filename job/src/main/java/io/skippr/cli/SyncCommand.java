@@ -60,18 +60,20 @@ final class SyncCommand implements Callable<Integer> {
         ConfiguredPipeline configured = cfg.getPipeline(pipeline);
         configured.resolve(context.env); // every missing variable, before Flink starts
         Path stateDir = StateDirs.of(cfg.path(), pipeline, context.env);
-        Logs.configure(stateDir, log, context.err);
+        ProgressLine line = new ProgressLine(context.err, !log && System.console() != null);
+        Logs.configure(stateDir, log, line::say);
         PipelineGraph.Request request =
                 new PipelineGraph.Request(
                         configured, once, context.env, stateDir, FailPoint.fromSystemProperty());
         try (EmbeddedRunner runner = new EmbeddedRunner(request)) {
+            if (!log) { // with --log, the log on the console says it already
+                runner.onTrouble(line::say);
+            }
             String ui = runner.start();
             context.err.println("Flink web UI: " + ui);
             LOG.info("Flink web UI: {}", ui);
             Thread hook = new Thread(() -> runner.cancel(Duration.ofSeconds(30)), "skipprd-stop");
             Runtime.getRuntime().addShutdownHook(hook);
-            ProgressLine line = new ProgressLine(context.err, !log && System.console() != null);
-            runner.onTrouble(line::warn);
             Map<String, Map<String, Long>> counters;
             try {
                 counters = runner.run(line::update);

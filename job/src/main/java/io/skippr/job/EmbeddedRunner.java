@@ -42,6 +42,7 @@ public final class EmbeddedRunner implements AutoCloseable {
     private Runnable afterRun;
     private final JobTrouble trouble;
     private Consumer<String> troubleListener = text -> {};
+    private Optional<Path> restoreFrom = Optional.empty();
 
     public EmbeddedRunner(PipelineGraph.Request request) {
         this.request = request;
@@ -90,7 +91,18 @@ public final class EmbeddedRunner implements AutoCloseable {
         starter.start();
         starting = started;
         env = new StreamExecutionEnvironment(conf);
-        afterRun = PipelineGraph.build(env, request);
+        PipelineGraph.Built built = PipelineGraph.build(env, request);
+        afterRun = built.afterRun();
+        if (!request.once()) {
+            Path checkpoints = StateDirs.checkpoints(request.stateDir());
+            restoreFrom = Checkpoints.latest(checkpoints);
+            if (restoreFrom.isEmpty()) {
+                built.unrestoredWarning(
+                                request.pipeline().name(), "there is none in " + checkpoints)
+                        .map(w -> JobTrouble.WARNING + w)
+                        .ifPresent(this::tell);
+            }
+        }
         try {
             started.get();
         } catch (ExecutionException e) {
@@ -101,7 +113,8 @@ public final class EmbeddedRunner implements AutoCloseable {
 
     /**
      * Who hears, besides the log, of failed checkpoints, recoveries and restarts while the job
-     * runs: one sentence each.
+     * runs, and of rows a continuous run without its checkpoint loads again: a line each, a warning
+     * starting with {@code "warning: "}. Set it before {@link #start}.
      */
     public void onTrouble(Consumer<String> listener) {
         this.troubleListener = listener;
@@ -128,16 +141,13 @@ public final class EmbeddedRunner implements AutoCloseable {
             throws Exception {
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName("skippr " + request.pipeline().name() + (request.once() ? " --once" : ""));
-        if (!request.once()) {
-            Optional<Path> latest = Checkpoints.latest(request.stateDir().resolve("checkpoints"));
-            if (latest.isPresent()) {
-                LOG.info(
-                        "Resuming pipeline {} from checkpoint {}",
-                        request.pipeline().name(),
-                        latest.get());
-                graph.setSavepointRestoreSettings(
-                        SavepointRestoreSettings.forPath(latest.get().toString(), false));
-            }
+        if (restoreFrom.isPresent()) {
+            LOG.info(
+                    "Resuming pipeline {} from checkpoint {}",
+                    request.pipeline().name(),
+                    restoreFrom.get());
+            graph.setSavepointRestoreSettings(
+                    SavepointRestoreSettings.forPath(restoreFrom.get().toString(), false));
         }
         job = cluster.submitJob(graph).get().getJobID();
         var result = cluster.requestJobResult(job);
@@ -178,10 +188,20 @@ public final class EmbeddedRunner implements AutoCloseable {
         if (!now.isEmpty()) {
             currentOrLast = now;
         }
-        for (String sentence : trouble.look(graph, System.currentTimeMillis())) {
-            LOG.warn(sentence);
-            troubleListener.accept(sentence);
+        try {
+            trouble.look(graph, System.currentTimeMillis()).forEach(this::tell);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not read the job's checkpoints and failures", e);
         }
+    }
+
+    private void tell(String line) {
+        if (line.startsWith(JobTrouble.WARNING)) {
+            LOG.warn(line.substring(JobTrouble.WARNING.length()));
+        } else {
+            LOG.info(line);
+        }
+        troubleListener.accept(line);
     }
 
     private Map<String, Map<String, Long>> counters(AccessExecutionGraph graph) {

@@ -49,10 +49,43 @@ public final class PipelineGraph {
     }
 
     /**
-     * Adds the pipeline's operators to {@code env}; returns what to run once the job ended (see
-     * {@link SkipprSink#afterRun}).
+     * What building the graph found out.
+     *
+     * @param afterRun what to run once the job ended (see {@link SkipprSink#afterRun})
+     * @param rowsAfterPositions for a continuous run, asks the data sink's {@link
+     *     SkipprSink#rowsAfterPositions}: rows it would add again if the run does not restore a
+     *     checkpoint
      */
-    public static Runnable build(StreamExecutionEnvironment env, Request request) {
+    public record Built(Runnable afterRun, java.util.function.LongSupplier rowsAfterPositions) {
+        /**
+         * The warning for a continuous run that restores no checkpoint although the sink holds rows
+         * a lost checkpoint accounted for; empty when there is nothing to warn of.
+         *
+         * @param why why there is no checkpoint: where none was found, or that none was given
+         */
+        public java.util.Optional<String> unrestoredWarning(String pipeline, String why) {
+            long rows = rowsAfterPositions.getAsLong();
+            if (rows <= 0) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "pipeline %s resumes from no checkpoint (%s), but its destination"
+                                    + " holds %,d rows that continuous runs committed after its"
+                                    + " last --once run (if any); this run starts where that"
+                                    + " --once run ended (or at the beginning), so those rows are"
+                                    + " loaded again. Stop it and restore the state folder to"
+                                    + " resume exactly; with write_mode merge, rows loaded again"
+                                    + " replace themselves.",
+                            pipeline,
+                            why,
+                            rows));
+        }
+    }
+
+    /** Adds the pipeline's operators to {@code env}. */
+    public static Built build(StreamExecutionEnvironment env, Request request) {
         ResolvedPipeline run = request.pipeline().resolve(request.env());
         String name = request.pipeline().name();
         env.setRuntimeMode(
@@ -140,7 +173,9 @@ public final class PipelineGraph {
             deadletterSink.addTo(rows, uid(name, role));
             sinks.add(deadletterSink);
         }
-        return () -> sinks.forEach(SkipprSink::afterRun);
+        return new Built(
+                () -> sinks.forEach(SkipprSink::afterRun),
+                request.once() ? () -> 0 : sink::rowsAfterPositions);
     }
 
     private static SkipprSink dataSink(Request request, ResolvedPipeline run) {

@@ -28,8 +28,17 @@ public final class SkipprJob {
         ConfiguredPipeline pipeline = Config.load(file).getPipeline(arguments.pipeline);
         Path stateDir = StateDirs.of(file, arguments.pipeline, env);
         StreamExecutionEnvironment flink = StreamExecutionEnvironment.getExecutionEnvironment();
-        PipelineGraph.build(
-                flink, new PipelineGraph.Request(pipeline, arguments.once, env, stateDir));
+        PipelineGraph.Built built =
+                PipelineGraph.build(
+                        flink, new PipelineGraph.Request(pipeline, arguments.once, env, stateDir));
+        if (!arguments.once
+                && !flink.getConfiguration()
+                        .getOptional(
+                                org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH)
+                        .isPresent()) {
+            built.unrestoredWarning(arguments.pipeline, "flink run was given no -s")
+                    .ifPresent(LOG::warn);
+        }
         JobExecutionResult result =
                 flink.execute("skippr " + arguments.pipeline + (arguments.once ? " --once" : ""));
         if (arguments.once && result.isJobExecutionResult()) {

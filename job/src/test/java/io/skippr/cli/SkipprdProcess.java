@@ -91,6 +91,10 @@ public final class SkipprdProcess {
                             .replace(
                                     "execution.checkpointing.min-pause: 2 s",
                                     "execution.checkpointing.min-pause: 100 ms");
+            if (!conf.contains("interval: 500 ms") || !conf.contains("min-pause: 100 ms")) {
+                throw new AssertionError(
+                        "flink-conf/config.yaml no longer has the settings this test changes");
+            }
             Path folder = dir.resolve("flink-conf");
             java.nio.file.Files.createDirectories(folder);
             java.nio.file.Files.writeString(folder.resolve("config.yaml"), conf);

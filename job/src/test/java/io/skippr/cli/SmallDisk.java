@@ -20,6 +20,7 @@ final class SmallDisk implements AutoCloseable {
     private final Path ballast;
     private OutputStream ballastOut;
     private ScheduledExecutorService keeper;
+    private volatile Exception keeperFailure;
 
     SmallDisk(Path mountPoint, int megabytes) throws Exception {
         this.mountPoint = mountPoint;
@@ -41,7 +42,7 @@ final class SmallDisk implements AutoCloseable {
 
     /**
      * Fills the disk with a ballast file, and keeps it full: whatever room a failed writer frees
-     * when it deletes its partial file is taken again within 20 ms, as another process filling the
+     * when it deletes its partial file is taken again within 5 ms, as another process filling the
      * disk would.
      */
     void fill() throws IOException {
@@ -54,7 +55,7 @@ final class SmallDisk implements AutoCloseable {
             Files.deleteIfExists(mountPoint.resolve("probe"));
         }
         keeper = Executors.newSingleThreadScheduledExecutor();
-        keeper.scheduleWithFixedDelay(this::topUpQuietly, 20, 20, TimeUnit.MILLISECONDS);
+        keeper.scheduleWithFixedDelay(this::topUpQuietly, 5, 5, TimeUnit.MILLISECONDS);
     }
 
     /** Stops keeping the disk full and deletes the ballast. */
@@ -77,6 +78,9 @@ final class SmallDisk implements AutoCloseable {
             ballastOut = null;
         }
         Files.deleteIfExists(ballast);
+        if (keeperFailure != null) {
+            throw new AssertionError("the disk was not kept full", keeperFailure);
+        }
     }
 
     private synchronized void topUp() throws IOException {
@@ -95,15 +99,19 @@ final class SmallDisk implements AutoCloseable {
     private void topUpQuietly() {
         try {
             topUp();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            keeperFailure = e; // free() reports it: the disk was not kept full
+            throw new IllegalStateException(e);
         }
     }
 
     @Override
     public void close() throws Exception {
-        free();
-        run("umount", "--lazy", mountPoint.toString());
+        try {
+            free();
+        } finally {
+            run("umount", "--lazy", mountPoint.toString());
+        }
     }
 
     private static void run(String... command) throws Exception {

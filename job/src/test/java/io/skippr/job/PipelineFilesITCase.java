@@ -202,15 +202,7 @@ class PipelineFilesITCase {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         long rows = 0;
         while (System.nanoTime() < deadline) {
-            rows =
-                    new CommitLog(root)
-                            .effective().stream()
-                                    .mapToLong(
-                                            c ->
-                                                    c.rows().values().stream()
-                                                            .mapToLong(Long::longValue)
-                                                            .sum())
-                                    .sum();
+            rows = new CommitLog(root).committedRows();
             if (rows >= n) {
                 return;
             }

@@ -12,6 +12,16 @@ public interface SkipprSink {
      */
     Map<String, String> committedPositions();
 
+    /**
+     * Rows that continuous runs of the pipeline committed through this sink after the run that
+     * {@link #committedPositions} come from: a run starting from those positions, because the
+     * checkpoint that knows better is gone, would add them again. 0 when there are none, when
+     * loading them again replaces them (merge), or when the sink cannot tell.
+     */
+    default long rowsAfterPositions() {
+        return 0;
+    }
+
     /** The rows this destination cannot store; they become deadletters at the load stage. */
     default RowCheck loadCheck() {
         return RowCheck.NONE;

@@ -33,6 +33,10 @@ class DiskSpaceTest {
 
     @Test
     void roomIsToldForAFolderThatDoesNotExistYet() {
-        assertThat(DiskSpace.free(dir.resolve("not/yet"))).matches("\\S+ \\S+ free of \\S+ \\S+");
+        assertThat(DiskSpace.free(dir.resolve("not/yet")))
+                .hasValueSatisfying(
+                        room -> assertThat(room).matches("\\S+ \\S+ free of \\S+ \\S+"));
+        assertThat(DiskSpace.isFull(dir, Long.MAX_VALUE)).isTrue();
+        assertThat(DiskSpace.isFull(dir, 0)).isFalse();
     }
 }

@@ -178,6 +178,26 @@ public final class CommitLog {
         return positions;
     }
 
+    /** Rows in every effective commit. */
+    public long committedRows() {
+        return effective().stream()
+                .flatMap(c -> c.rows().values().stream())
+                .mapToLong(Long::longValue)
+                .sum();
+    }
+
+    /** Rows committed by continuous runs after the last bounded run (see {@link #positions}). */
+    public long rowsAfterPositions() {
+        List<Commit> all = effective();
+        long lastBounded =
+                all.stream().filter(Commit::bounded).mapToLong(Commit::run).max().orElse(0);
+        return all.stream()
+                .filter(c -> !c.bounded() && c.run() > lastBounded)
+                .flatMap(c -> c.rows().values().stream())
+                .mapToLong(Long::longValue)
+                .sum();
+    }
+
     private static String larger(String type, String a, String b) {
         DataType t = DataType.of(DataType.Kind.valueOf(type));
         return CursorValues.max(CursorValues.parse(t, a), CursorValues.parse(t, b))

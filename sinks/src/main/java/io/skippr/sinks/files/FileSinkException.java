@@ -1,5 +1,6 @@
 package io.skippr.sinks.files;
 
+import io.skippr.core.errors.Causes;
 import io.skippr.core.io.DiskSpace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,7 +25,10 @@ public final class FileSinkException extends UncheckedIOException {
      * disk the message says how much room the disk has.
      */
     public static FileSinkException localFile(Path file, FileStore store, IOException cause) {
-        String room = DiskSpace.isFull(cause) ? " (" + DiskSpace.free(file) + " on its disk)" : "";
+        String room =
+                DiskSpace.isFull(cause)
+                        ? DiskSpace.free(file).map(r -> " (" + r + " on its disk)").orElse("")
+                        : "";
         return new FileSinkException(
                 "cannot write "
                         + file
@@ -37,11 +41,10 @@ public final class FileSinkException extends UncheckedIOException {
     }
 
     private static String reason(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                return t.getMessage();
-            }
-        }
-        return e.getClass().getSimpleName();
+        return Causes.of(e)
+                .map(Throwable::getMessage)
+                .filter(m -> m != null && !m.isBlank())
+                .findFirst()
+                .orElse(e.getClass().getSimpleName());
     }
 }

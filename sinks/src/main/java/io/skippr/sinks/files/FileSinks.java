@@ -159,6 +159,11 @@ public final class FileSinks {
             }
 
             @Override
+            public long rowsAfterPositions() {
+                return settings.commitLog().rowsAfterPositions();
+            }
+
+            @Override
             public RowCheck loadCheck() {
                 return settings.format() == FileFormat.PARQUET
                         ? new ParquetLimits()

@@ -1,5 +1,6 @@
 package io.skippr.sinks.sftp;
 
+import io.skippr.core.errors.Causes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -180,10 +181,7 @@ final class SftpConnection implements AutoCloseable {
 
     /** What went wrong, from the exception chain; libraries never see the password. */
     private static String reason(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = Causes.innermost(e);
         if (root instanceof ConnectException) {
             return "connection refused";
         }

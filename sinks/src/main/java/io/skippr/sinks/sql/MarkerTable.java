@@ -174,6 +174,44 @@ public final class MarkerTable {
         return positions;
     }
 
+    /** Rows committed by continuous runs after the last bounded run (see {@link #positions}). */
+    public long rowsAfterPositions(Connection c) throws SQLException {
+        if (settings.dialect().columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
+            return 0;
+        }
+        SqlDialect d = settings.dialect();
+        String ours = d.quote("pipeline") + " = ? AND " + d.quote("sink") + " = ? AND ";
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT sum("
+                                + d.quote("rows")
+                                + ") FROM "
+                                + qualified
+                                + " WHERE "
+                                + ours
+                                + "NOT "
+                                + d.quote("bounded")
+                                + " AND "
+                                + d.quote("run")
+                                + " > (SELECT coalesce(max("
+                                + d.quote("run")
+                                + "), 0) FROM "
+                                + qualified
+                                + " WHERE "
+                                + ours
+                                + d.quote("bounded")
+                                + ")")) {
+            st.setString(1, settings.pipeline());
+            st.setString(2, settings.sink());
+            st.setString(3, settings.pipeline());
+            st.setString(4, settings.sink());
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     static String toJson(Map<String, Position> positions) {
         ObjectNode doc = JSON.createObjectNode();
         positions.forEach(

@@ -82,12 +82,34 @@ public final class SqlSinks {
         }
     }
 
+    /**
+     * Rows that continuous append runs committed after the last bounded run; 0 in merge and replace
+     * mode, where loading them again does not add them twice.
+     */
+    public static long rowsAfterPositions(SqlSinkSettings settings) {
+        if (settings.mode() != WriteMode.APPEND) {
+            return 0;
+        }
+        try (Connection c = settings.database().connect()) {
+            return new MarkerTable(settings).rowsAfterPositions(c);
+        } catch (SQLException e) {
+            throw unchecked(settings.database().failure("reading committed positions", e));
+        } catch (IOException e) {
+            throw unchecked(e);
+        }
+    }
+
     /** A {@link SkipprSink} writing through {@link SqlSink}. */
     public static SkipprSink sink(SqlSinkSettings settings, RowCheck check, FailPoint failPoint) {
         return new SkipprSink() {
             @Override
             public Map<String, String> committedPositions() {
                 return SqlSinks.committedPositions(settings);
+            }
+
+            @Override
+            public long rowsAfterPositions() {
+                return SqlSinks.rowsAfterPositions(settings);
             }
 
             @Override

@@ -3,6 +3,7 @@ package io.skippr.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.files.CommitLog;
 import io.skippr.sinks.wal.WalStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,13 +24,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The state folder on a disk that fills up: a real 16 MiB tmpfs ({@link SmallDisk}) as {@code
- * SKIPPR_STATE_DIR}, filled to the last byte while {@code skipprd} runs as its own process. Each
- * case asserts what the user is told, that nothing synced before is lost, and that once space is
- * freed the pipeline carries on with every row exactly once (counts, distinct {@code _skippr_id}s
- * and an md5 over every row, against the source).
+ * The state folder ({@code SKIPPR_STATE_DIR}) on a disk that fills up, or lost, with {@code
+ * skipprd} running as its own process. The folder is a real 16 MiB tmpfs ({@link SmallDisk}) that
+ * the full-disk cases fill to the last byte: each asserts what the user is told, that nothing
+ * synced before is lost, and that once space is freed the pipeline carries on with every row
+ * exactly once (counts, distinct {@code _skippr_id}s and an md5 over every row, against the
+ * source). The lost-folder cases assert the warning that rows will be loaded again, and its absence
+ * where loading them again is harmless.
  */
-class FullStateDiskITCase {
+class StateFolderITCase {
     private static final String ROWS = "md5(string_agg(id || ':' || name, ',' ORDER BY id))";
 
     @TempDir Path dir;
@@ -51,25 +54,37 @@ class FullStateDiskITCase {
                 "pipelines:\n"
                         + "  to_pg: {data_source: data_sources.app_db, data_sink: data_sinks.warehouse}\n"
                         + "  to_wal: {data_source: data_sources.app_db}\n"
+                        + "  to_pg_merge: {data_source: data_sources.app_db,"
+                        + " data_sink: data_sinks.merged, write_mode: merge}\n"
+                        + "  to_files: {data_source: data_sources.app_db, data_sink: data_sinks.files}\n"
                         + "data_sources:\n  app_db:\n"
                         + pg.sourceYaml("items", "updated_at")
                         + "data_sinks:\n  warehouse:\n"
-                        + TestPostgres.sinkYaml(sinkSchema));
+                        + TestPostgres.sinkYaml(sinkSchema)
+                        + "  merged:\n"
+                        + TestPostgres.sinkYaml(sinkSchema + "_m")
+                        + "  files:\n    LocalFile: {path: out, format: jsonl}\n");
         disk = new SmallDisk(dir.resolve("state"), 16);
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        disk.close();
-        pg.exec("DROP SCHEMA IF EXISTS \"" + sinkSchema + "\" CASCADE");
-        pg.close();
+        try {
+            if (disk != null) {
+                disk.close();
+            }
+        } finally {
+            pg.exec(
+                    "DROP SCHEMA IF EXISTS \"" + sinkSchema + "\" CASCADE",
+                    "DROP SCHEMA IF EXISTS \"" + sinkSchema + "_m\" CASCADE");
+            pg.close();
+        }
     }
 
     @Test
     void continuousSyncSaysTheStateFolderIsFullLosesNothingAndCarriesOnOnceFreed()
             throws Exception {
-        Path conf = SkipprdProcess.fastCheckpoints(dir);
-        Process sync = skipprd("sync", Map.of("SKIPPR_FLINK_CONF_DIR", conf.toString()), "to_pg");
+        Process sync = skipprd("sync", Map.of(), "to_pg");
         try {
             await(sync, "the first 2000 rows land", () -> synced().get(0).equals("2000"));
 
@@ -77,49 +92,41 @@ class FullStateDiskITCase {
             insert(2001, 2500);
             Pattern full =
                     Pattern.compile(
-                            "warning: checkpoint \\d+ failed \\(.+\\): the state folder "
+                            "warning: checkpoint \\d+ failed: the state folder "
                                     + Pattern.quote(disk.path().resolve("to_pg").toString())
-                                    + " is full \\([^)]+ free of 16\\.0 MiB\\); free space there;"
-                                    + " nothing new is committed until a checkpoint completes,"
-                                    + " and nothing is lost");
+                                    + " is full \\([^)]+ free of 16\\.0 MiB\\); free space there\\."
+                                    + " Until a checkpoint completes nothing new is committed, and"
+                                    + " nothing is lost\\. \\(Flink: .+\\)\n");
             await(
                     sync,
                     "skipprd says the state folder is full",
                     () -> full.matcher(err("sync")).find());
-            assertThat(err("sync"))
-                    .contains(
-                            "warning: cannot write the log file "
-                                    + disk.path().resolve("to_pg/logs/skipprd.log")
-                                    + ": No space left on device; its lines are lost until it can"
-                                    + " be written again");
-            List<String> meanwhile = synced();
-            assertThat(meanwhile.get(1)).as("no row twice").isEqualTo(meanwhile.get(0));
-            assertThat(
-                            pg.one(
-                                    "SELECT "
-                                            + ROWS
-                                            + " FROM \""
-                                            + sinkSchema
-                                            + "\".items WHERE id <= 2000"))
-                    .as("the rows synced before the disk filled are all there, unchanged")
-                    .containsExactly(sourceRows(1, 2000));
+            String logWarning =
+                    "warning: cannot write the log file "
+                            + disk.path().resolve("to_pg/logs/skipprd.log")
+                            + ": No space left on device; its lines are lost until it can be"
+                            + " written again";
+            await(sync, "skipprd says its log is lost", () -> err("sync").contains(logWarning));
+            assertThat(synced())
+                    .as("the rows synced before the disk filled, unchanged, and nothing new")
+                    .containsExactly("2000", "2000", sourceRows(1, 2000));
 
             disk.free();
             await(sync, "all 2500 rows land", () -> synced().get(0).equals("2500"));
             assertThat(synced()).containsExactly("2500", "2500", source().get(1));
             Pattern recovered =
                     Pattern.compile(
-                            "warning: checkpoint \\d+ completed: committing again after \\d+ failed"
+                            "\ncheckpoint \\d+ completed: committing again after \\d+ failed"
                                     + " checkpoints?\n");
             await(
                     sync,
                     "skipprd says it commits again",
                     () -> recovered.matcher(err("sync")).find());
-            assertThat(lines(err("sync"), "warning: cannot write the log file")).hasSize(1);
+            assertThat(lines(err("sync"), "warning: cannot write the log file"))
+                    .containsExactly(logWarning);
             assertThat(err("sync")).doesNotContain("\tat ");
         } finally {
-            sync.destroy();
-            assertThat(sync.waitFor(60, TimeUnit.SECONDS)).as("skipprd stops on SIGTERM").isTrue();
+            stop(sync);
         }
     }
 
@@ -140,8 +147,8 @@ class FullStateDiskITCase {
                                 + ": No space left on device; its lines are lost until it can be"
                                 + " written again");
         assertThat(lines(err("full"), "warning: the pipeline failed and restarts: "))
-                .as("a --once run tries twice more before it fails")
-                .hasSize(2)
+                .as("a --once run tries again before it fails")
+                .isNotEmpty()
                 .allMatch(l -> l.contains("FileSinkException: cannot write " + wal));
         assertThat(said.get(said.size() - 2))
                 .matches(
@@ -153,8 +160,8 @@ class FullStateDiskITCase {
                                 + " disk\\)");
         assertThat(said.get(said.size() - 1))
                 .isEqualTo(
-                        "Free space there and run again: what earlier runs committed is kept, and"
-                                + " the next run carries on from it.");
+                        "Free space on the disk the error names and run again: what earlier runs"
+                                + " committed is kept, and the next run carries on from it.");
         assertThat(err("full")).doesNotContain("\tat ");
         assertThat(wal())
                 .as("the first run's rows are kept")
@@ -181,6 +188,121 @@ class FullStateDiskITCase {
         assertThat(synced()).containsExactly("2000", "2000", source().get(1));
     }
 
+    @Test
+    void continuousAppendWithoutItsCheckpointWarnsThatRowsAreLoadedAgain() throws Exception {
+        runThenLoseTheStateFolder("to_pg", () -> synced().get(0).equals("2000"));
+
+        Process again = skipprd("again", Map.of(), "to_pg");
+        try {
+            String warning =
+                    "warning: pipeline to_pg resumes from no checkpoint (there is none in "
+                            + disk.path().resolve("to_pg/checkpoints")
+                            + "), but its destination holds 2,000 rows that continuous runs"
+                            + " committed after its last --once run (if any); this run starts"
+                            + " where that --once run ended (or at the beginning), so those rows"
+                            + " are loaded again. Stop it and restore the state folder to resume"
+                            + " exactly; with write_mode merge, rows loaded again replace"
+                            + " themselves.";
+            SkipprdProcess.await(
+                    again,
+                    Duration.ofMinutes(2),
+                    "the warning",
+                    () -> lines(err("again"), "warning: pipeline").contains(warning),
+                    () -> err("again"));
+            SkipprdProcess.await(
+                    again,
+                    Duration.ofMinutes(2),
+                    "the rows are loaded again, as the warning says",
+                    () -> synced().get(0).equals("4000"),
+                    () -> err("again"));
+            assertThat(synced().get(1)).isEqualTo("2000");
+        } finally {
+            stop(again);
+        }
+    }
+
+    @Test
+    void continuousMergeWithoutItsCheckpointLoadsRowsAgainHarmlesslyAndSaysNothing()
+            throws Exception {
+        String merged = "\"" + sinkSchema + "_m\".items";
+        runThenLoseTheStateFolder("to_pg_merge", () -> count(merged).equals("2000"));
+        insert(2001, 2100);
+
+        Process again = skipprd("again", Map.of(), "to_pg_merge");
+        try {
+            SkipprdProcess.await(
+                    again,
+                    Duration.ofMinutes(2),
+                    "the new rows land",
+                    () -> count(merged).equals("2100"),
+                    () -> err("again"));
+            assertThat(pg.one("SELECT count(*), " + ROWS + " FROM " + merged))
+                    .containsExactlyElementsOf(source());
+            assertThat(err("again")).doesNotContain("warning: pipeline");
+        } finally {
+            stop(again);
+        }
+    }
+
+    @Test
+    void continuousFilesWithoutTheirCheckpointWarnThatRowsAreLoadedAgain() throws Exception {
+        Path out = dir.resolve("out");
+        runThenLoseTheStateFolder("to_files", () -> new CommitLog(out).committedRows() == 2000);
+
+        Process again = skipprd("again", Map.of(), "to_files");
+        try {
+            SkipprdProcess.await(
+                    again,
+                    Duration.ofMinutes(2),
+                    "the warning",
+                    () ->
+                            lines(
+                                            err("again"),
+                                            "warning: pipeline to_files resumes from no"
+                                                    + " checkpoint")
+                                    .stream()
+                                    .anyMatch(l -> l.contains("holds 2,000 rows")),
+                    () -> err("again"));
+        } finally {
+            stop(again);
+        }
+    }
+
+    /**
+     * Runs {@code pipeline} continuously until {@code landed}, stops it as Ctrl-C would, and
+     * deletes its state folder.
+     */
+    private void runThenLoseTheStateFolder(
+            String pipeline, java.util.concurrent.Callable<Boolean> landed) throws Exception {
+        Process first = skipprd("sync", Map.of(), pipeline);
+        try {
+            await(first, "the first run's rows land", landed);
+        } finally {
+            stop(first);
+        }
+        try (var files = Files.walk(disk.path().resolve(pipeline))) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    /** Stops skipprd as Ctrl-C would; kills it if it does not end within a minute. */
+    private static void stop(Process sync) throws Exception {
+        sync.destroy();
+        if (!sync.waitFor(60, TimeUnit.SECONDS)) {
+            sync.destroyForcibly();
+        }
+    }
+
+    private String count(String table) throws Exception {
+        boolean exists =
+                pg.one("SELECT to_regclass('" + table.replace("'", "''") + "') IS NOT NULL")
+                        .get(0)
+                        .equals("t");
+        return exists ? pg.one("SELECT count(*) FROM " + table).get(0) : "0";
+    }
+
     // ---- helpers ------------------------------------------------------------------------------
 
     /** Inserts rows {@code from..to} at the source, each with its own cursor value. */
@@ -198,6 +320,7 @@ class FullStateDiskITCase {
             throws Exception {
         Map<String, String> env = new HashMap<>(TestPostgres.passwordEnv());
         env.put("SKIPPR_STATE_DIR", disk.path().toString());
+        env.put("SKIPPR_FLINK_CONF_DIR", SkipprdProcess.fastCheckpoints(dir).toString());
         env.putAll(extraEnv);
         List<String> args =
                 new ArrayList<>(
@@ -214,7 +337,10 @@ class FullStateDiskITCase {
     /** Runs {@code skipprd sync --once} to its end; returns its exit code. */
     private int once(String name, String pipeline) throws Exception {
         Process run = skipprd(name, Map.of(), pipeline, "--once");
-        assertThat(run.waitFor(3, TimeUnit.MINUTES)).as("%s ends", name).isTrue();
+        if (!run.waitFor(3, TimeUnit.MINUTES)) {
+            run.destroyForcibly();
+            throw new AssertionError(name + " did not end within 3 minutes:\n" + err(name));
+        }
         return run.exitValue();
     }
 
