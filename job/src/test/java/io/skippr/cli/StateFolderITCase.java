@@ -3,13 +3,10 @@ package io.skippr.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.skippr.job.TestPostgres;
+import io.skippr.job.query.WalQuery;
 import io.skippr.sinks.files.CommitLog;
-import io.skippr.sinks.wal.WalStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,7 +82,7 @@ class StateFolderITCase {
             throws Exception {
         Process sync = skipprd("sync", Map.of(), "to_pg");
         try {
-            await(sync, "the first 2000 rows land", () -> synced().get(0).equals("2000"));
+            await(sync, "sync", "the first 2000 rows land", () -> synced().get(0).equals("2000"));
 
             disk.fill();
             insert(2001, 2500);
@@ -99,6 +95,7 @@ class StateFolderITCase {
                                     + " nothing is lost\\. \\(Flink: .+\\)\n");
             await(
                     sync,
+                    "sync",
                     "skipprd says the state folder is full",
                     () -> full.matcher(err("sync")).find());
             String logWarning =
@@ -106,13 +103,17 @@ class StateFolderITCase {
                             + disk.path().resolve("to_pg/logs/skipprd.log")
                             + ": No space left on device; its lines are lost until it can be"
                             + " written again";
-            await(sync, "skipprd says its log is lost", () -> err("sync").contains(logWarning));
+            await(
+                    sync,
+                    "sync",
+                    "skipprd says its log is lost",
+                    () -> err("sync").contains(logWarning));
             assertThat(synced())
                     .as("the rows synced before the disk filled, unchanged, and nothing new")
                     .containsExactly("2000", "2000", sourceRows(1, 2000));
 
             disk.free();
-            await(sync, "all 2500 rows land", () -> synced().get(0).equals("2500"));
+            await(sync, "sync", "all 2500 rows land", () -> synced().get(0).equals("2500"));
             assertThat(synced()).containsExactly("2500", "2500", source().get(1));
             Pattern recovered =
                     Pattern.compile(
@@ -120,6 +121,7 @@ class StateFolderITCase {
                                     + " checkpoints?\n");
             await(
                     sync,
+                    "sync",
                     "skipprd says it commits again",
                     () -> recovered.matcher(err("sync")).find());
             assertThat(lines(err("sync"), "warning: cannot write the log file"))
@@ -203,18 +205,16 @@ class StateFolderITCase {
                             + " are loaded again. Stop it and restore the state folder to resume"
                             + " exactly; with write_mode merge, rows loaded again replace"
                             + " themselves.";
-            SkipprdProcess.await(
+            await(
                     again,
-                    Duration.ofMinutes(2),
+                    "again",
                     "the warning",
-                    () -> lines(err("again"), "warning: pipeline").contains(warning),
-                    () -> err("again"));
-            SkipprdProcess.await(
+                    () -> lines(err("again"), "warning: pipeline").contains(warning));
+            await(
                     again,
-                    Duration.ofMinutes(2),
+                    "again",
                     "the rows are loaded again, as the warning says",
-                    () -> synced().get(0).equals("4000"),
-                    () -> err("again"));
+                    () -> synced().get(0).equals("4000"));
             assertThat(synced().get(1)).isEqualTo("2000");
         } finally {
             stop(again);
@@ -230,12 +230,7 @@ class StateFolderITCase {
 
         Process again = skipprd("again", Map.of(), "to_pg_merge");
         try {
-            SkipprdProcess.await(
-                    again,
-                    Duration.ofMinutes(2),
-                    "the new rows land",
-                    () -> count(merged).equals("2100"),
-                    () -> err("again"));
+            await(again, "again", "the new rows land", () -> count(merged).equals("2100"));
             assertThat(pg.one("SELECT count(*), " + ROWS + " FROM " + merged))
                     .containsExactlyElementsOf(source());
             assertThat(err("again")).doesNotContain("warning: pipeline");
@@ -251,9 +246,9 @@ class StateFolderITCase {
 
         Process again = skipprd("again", Map.of(), "to_files");
         try {
-            SkipprdProcess.await(
+            await(
                     again,
-                    Duration.ofMinutes(2),
+                    "again",
                     "the warning",
                     () ->
                             lines(
@@ -261,8 +256,7 @@ class StateFolderITCase {
                                             "warning: pipeline to_files resumes from no"
                                                     + " checkpoint")
                                     .stream()
-                                    .anyMatch(l -> l.contains("holds 2,000 rows")),
-                    () -> err("again"));
+                                    .anyMatch(l -> l.contains("holds 2,000 rows")));
         } finally {
             stop(again);
         }
@@ -276,7 +270,7 @@ class StateFolderITCase {
             String pipeline, java.util.concurrent.Callable<Boolean> landed) throws Exception {
         Process first = skipprd("sync", Map.of(), pipeline);
         try {
-            await(first, "the first run's rows land", landed);
+            await(first, "sync", "the first run's rows land", landed);
         } finally {
             stop(first);
         }
@@ -344,10 +338,14 @@ class StateFolderITCase {
         return run.exitValue();
     }
 
+    /** Waits for {@code condition} while skipprd runs; the name of its output is {@code name}. */
     private void await(
-            Process process, String what, java.util.concurrent.Callable<Boolean> condition)
+            Process process,
+            String name,
+            String what,
+            java.util.concurrent.Callable<Boolean> condition)
             throws Exception {
-        SkipprdProcess.await(process, Duration.ofMinutes(2), what, condition, () -> err("sync"));
+        SkipprdProcess.await(process, Duration.ofMinutes(2), what, condition, () -> err(name));
     }
 
     private String err(String name) throws Exception {
@@ -388,26 +386,15 @@ class StateFolderITCase {
     }
 
     /**
-     * The WAL's row count, distinct {@code _skippr_id}s and md5 over its rows, read with DuckDB.
+     * The WAL's row count, distinct {@code _skippr_id}s and md5 over its rows, read as {@code
+     * skipprd query} reads them.
      */
     private List<String> wal() throws Exception {
-        List<String> files =
-                new WalStore(disk.path().resolve("to_wal"))
-                        .segments()
-                        .getOrDefault("items", List.of());
-        String list =
-                files.stream()
-                        .map(f -> "'" + f.replace("'", "''") + "'")
-                        .collect(Collectors.joining(",", "[", "]"));
-        try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
-                ResultSet rs =
-                        db.createStatement()
-                                .executeQuery(
-                                        "SELECT count(*), count(DISTINCT _skippr_id), md5(string_agg(CAST(id AS VARCHAR) || ':' || name, ',' ORDER BY id)) FROM read_parquet("
-                                                + list
-                                                + ")")) {
-            rs.next();
-            return List.of(rs.getString(1), rs.getString(2), rs.getString(3));
-        }
+        return WalQuery.run(
+                        disk.path().resolve("to_wal"),
+                        "SELECT count(*), count(DISTINCT _skippr_id), md5(string_agg(CAST(id AS"
+                                + " VARCHAR) || ':' || name, ',' ORDER BY id)) FROM items")
+                .rows()
+                .get(0);
     }
 }
