@@ -1,6 +1,7 @@
 package io.skippr.job;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -12,9 +13,12 @@ import java.util.stream.Stream;
 public final class Checkpoints {
     private Checkpoints() {}
 
-    /** The newest {@code chk-N} folder with complete metadata under {@code dir}, if any. */
+    /**
+     * The newest {@code chk-N} folder with complete metadata under {@code dir}, if any. A folder
+     * that cannot be read is an error, not "no checkpoint": starting over would load rows again.
+     */
     public static Optional<Path> latest(Path dir) {
-        if (!Files.isDirectory(dir)) {
+        if (!Files.exists(dir)) {
             return Optional.empty();
         }
         try (Stream<Path> paths = Files.walk(dir, 3)) {
@@ -22,8 +26,10 @@ public final class Checkpoints {
                     .filter(p -> p.getParent().getFileName().toString().startsWith("chk-"))
                     .max(Comparator.comparing(Checkpoints::modified))
                     .map(Path::getParent);
-        } catch (IOException e) {
-            return Optional.empty();
+        } catch (IOException | UncheckedIOException e) {
+            throw new UncheckedIOException(
+                    "cannot read the checkpoint folder " + dir + ": " + e.getMessage(),
+                    e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
         }
     }
 

@@ -97,8 +97,7 @@ public final class EmbeddedRunner implements AutoCloseable {
             Path checkpoints = StateDirs.checkpoints(request.stateDir());
             restoreFrom = Checkpoints.latest(checkpoints);
             if (restoreFrom.isEmpty()) {
-                built.unrestoredWarning(
-                                request.pipeline().name(), "there is none in " + checkpoints)
+                built.unrestoredWarning(request.pipeline().name(), "none in " + checkpoints)
                         .map(w -> JobTrouble.WARNING + w)
                         .ifPresent(this::tell);
             }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.runtime.checkpoint.CheckpointStatsCounts;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
 import org.apache.flink.runtime.checkpoint.FailedCheckpointStats;
@@ -17,8 +16,8 @@ import org.apache.flink.runtime.executiongraph.ErrorInfo;
  * What a user must hear while a pipeline runs, read from the job's execution graph at each look:
  * checkpoints that fail (nothing new is committed until one completes), the checkpoint that
  * completes after them, and restarts with their cause. A state folder whose disk has less room than
- * two checkpoints of the last one's size is named as full. A warning starts with {@code "warning:
- * "}; the same one is said again at most once a minute.
+ * two checkpoints of the last one's size, or less than 1 MiB, is named as out of room. A warning
+ * starts with {@code "warning: "}; the same one is said again at most once a minute.
  */
 final class JobTrouble {
     static final String WARNING = "warning: ";
@@ -29,6 +28,7 @@ final class JobTrouble {
     private long failedSeen;
     private long failedInARow;
     private long lastCompletedCheckpoint = -1;
+    private long lastFailedCheckpoint = -1;
     private long lastCheckpointBytes;
     private String lastSaid = "";
     private long lastSaidAt;
@@ -37,7 +37,7 @@ final class JobTrouble {
         this.stateDir = stateDir;
     }
 
-    /** Sentences about what changed since the last look; none when all is well. */
+    /** Lines about what changed since the last look; none when all is well. */
     List<String> look(AccessExecutionGraph graph, long now) {
         List<String> said = new ArrayList<>();
         restarted(graph).ifPresent(said::add);
@@ -45,39 +45,48 @@ final class JobTrouble {
         if (stats == null) {
             return said;
         }
-        CheckpointStatsCounts counts = stats.getCounts();
+        long failedNow = stats.getCounts().getNumberOfFailedCheckpoints();
+        // a new execution graph (a rescheduled job) counts from 0 again
+        long newlyFailed = failedNow >= failedSeen ? failedNow - failedSeen : failedNow;
+        failedSeen = failedNow;
         FailedCheckpointStats failed = stats.getHistory().getLatestFailedCheckpoint();
         CompletedCheckpointStats completed = stats.getHistory().getLatestCompletedCheckpoint();
-        long newlyFailed = counts.getNumberOfFailedCheckpoints() - failedSeen;
-        failedSeen = counts.getNumberOfFailedCheckpoints();
         if (completed != null && completed.getCheckpointId() != lastCompletedCheckpoint) {
             lastCompletedCheckpoint = completed.getCheckpointId();
-            lastCheckpointBytes = completed.getStateSize();
-            boolean after =
-                    failed == null || completed.getCheckpointId() > failed.getCheckpointId();
-            if (after && failedInARow + newlyFailed > 0) {
-                long n = failedInARow + newlyFailed;
+            lastCheckpointBytes = completed.getCheckpointedSize();
+            boolean failedSince =
+                    failed != null && failed.getCheckpointId() > completed.getCheckpointId();
+            long before = failedInARow + (failedSince ? 0 : newlyFailed);
+            if (before > 0) {
                 said.add(
                         "checkpoint "
                                 + completed.getCheckpointId()
                                 + " completed: committing again after "
-                                + n
-                                + (n == 1 ? " failed checkpoint" : " failed checkpoints"));
-                failedInARow = 0;
-                newlyFailed = 0;
+                                + before
+                                + (before == 1 ? " failed checkpoint" : " failed checkpoints"));
                 lastSaid = "";
             }
+            failedInARow = 0;
+            if (!failedSince) {
+                newlyFailed = 0;
+            }
         }
-        if (newlyFailed > 0 && failed != null) {
+        if (newlyFailed > 0) {
             failedInARow += newlyFailed;
-            String flink = flinkSays(failed.getFailureMessage());
+            // a checkpoint that failed as it was triggered has no entry in the history
+            boolean known = failed != null && failed.getCheckpointId() != lastFailedCheckpoint;
+            if (known) {
+                lastFailedCheckpoint = failed.getCheckpointId();
+            }
+            String flink = known ? flinkSays(failed.getFailureMessage()) : "";
             Optional<String> full = stateFolderFull();
-            String key = flink + full.isPresent();
+            String key = flink.replaceAll("\\d+", "#") + full.isPresent();
             if (!key.equals(lastSaid) || now - lastSaidAt >= REPEAT_MILLIS) {
                 said.add(
                         WARNING
-                                + "checkpoint "
-                                + failed.getCheckpointId()
+                                + (known
+                                        ? "checkpoint " + failed.getCheckpointId()
+                                        : "a checkpoint")
                                 + " failed"
                                 + full.map(f -> ": " + f + ".").orElse(".")
                                 + " Until a checkpoint completes nothing new is committed, and"
@@ -115,11 +124,15 @@ final class JobTrouble {
         if (!DiskSpace.isFull(stateDir, 2 * lastCheckpointBytes)) {
             return Optional.empty();
         }
+        String last =
+                lastCheckpointBytes >= 1024 * 1024
+                        ? "; the last checkpoint wrote " + DiskSpace.bytes(lastCheckpointBytes)
+                        : "";
         return Optional.of(
                 "the state folder "
                         + stateDir
-                        + " is full"
-                        + DiskSpace.free(stateDir).map(r -> " (" + r + ")").orElse("")
+                        + " is out of room"
+                        + DiskSpace.free(stateDir).map(r -> " (" + r + last + ")").orElse("")
                         + "; free space there");
     }
 }

@@ -37,7 +37,11 @@ public final class SkipprJob {
                                 org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH)
                         .isPresent()) {
             built.unrestoredWarning(arguments.pipeline, "flink run was given no -s")
-                    .ifPresent(LOG::warn);
+                    .ifPresent(
+                            warning -> {
+                                LOG.warn(warning);
+                                System.err.println("warning: " + warning);
+                            });
         }
         JobExecutionResult result =
                 flink.execute("skippr " + arguments.pipeline + (arguments.once ? " --once" : ""));

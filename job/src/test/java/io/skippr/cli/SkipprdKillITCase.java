@@ -63,6 +63,7 @@ class SkipprdKillITCase {
 
         assertThat(Files.readString(dir.resolve("state/orders/logs/skipprd.log")))
                 .contains("Resuming pipeline orders from checkpoint");
+        assertThat(output()).doesNotContain("starts without its checkpoint");
         try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
                 ResultSet rs =
                         db.createStatement()

@@ -1,15 +1,24 @@
 package io.skippr.core.errors;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /** A failure's chain of causes, which every "what went wrong" walks. */
 public final class Causes {
     private Causes() {}
 
-    /** {@code failure} and its causes, outermost first; ends at a cause that is its own cause. */
+    /** {@code failure} and its causes, outermost first, each once even if the chain loops. */
     public static Stream<Throwable> of(Throwable failure) {
-        return Stream.iterate(
-                failure, t -> t != null, t -> t.getCause() == t ? null : t.getCause());
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
+            chain.add(t);
+        }
+        return chain.stream();
     }
 
     /** The innermost cause: usually what the operating system or server said. */

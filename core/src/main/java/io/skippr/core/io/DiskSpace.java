@@ -62,7 +62,8 @@ public final class DiskSpace {
         }
     }
 
-    static String bytes(long n) {
+    /** "1.5 KiB", "16.0 MiB": a size as people write it. */
+    public static String bytes(long n) {
         String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB"};
         int unit = 0;
         double value = n;
