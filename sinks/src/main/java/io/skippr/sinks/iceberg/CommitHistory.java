@@ -82,6 +82,27 @@ public final class CommitHistory {
         return null;
     }
 
+    /**
+     * Rows continuous runs of this pipeline and sink committed to the table after the snapshot
+     * {@link #position} reads (all of theirs when there is none).
+     */
+    public long rowsAfterPosition(Table table) {
+        long rows = 0;
+        for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+            Map<String, String> summary = summary(snapshot);
+            if (!ours(summary)) {
+                continue;
+            }
+            if ("true".equals(summary.get(BOUNDED)) && summary.get(POSITION) != null) {
+                return rows;
+            }
+            if ("false".equals(summary.get(BOUNDED)) && summary.get(ROWS) != null) {
+                rows += Long.parseLong(summary.get(ROWS));
+            }
+        }
+        return rows;
+    }
+
     private boolean ours(Map<String, String> summary) {
         return settings.pipeline().equals(summary.get(PIPELINE))
                 && settings.sink().equals(summary.get(SINK));

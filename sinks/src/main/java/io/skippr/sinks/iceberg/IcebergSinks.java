@@ -59,12 +59,31 @@ public final class IcebergSinks {
                 });
     }
 
+    /** Rows continuous runs committed after the positions {@link #committedPositions} reads. */
+    public static long rowsAfterPositions(IcebergSinkSettings settings) {
+        return withCatalog(
+                settings,
+                catalog -> {
+                    CommitHistory history = new CommitHistory(settings);
+                    long rows = 0;
+                    for (TableIdentifier id : catalog.listTables(settings.icebergNamespace())) {
+                        rows += history.rowsAfterPosition(catalog.loadTable(id));
+                    }
+                    return rows;
+                });
+    }
+
     /** A {@link SkipprSink} writing through {@link IcebergSink}. */
     public static SkipprSink sink(IcebergSinkSettings settings, FailPoint failPoint) {
         return new SkipprSink() {
             @Override
             public Map<String, String> committedPositions() {
                 return IcebergSinks.committedPositions(settings);
+            }
+
+            @Override
+            public long rowsAfterPositions() {
+                return IcebergSinks.rowsAfterPositions(settings);
             }
 
             @Override

@@ -98,6 +98,32 @@ class IcebergCommitterITCase {
                 .containsEntry(CommitHistory.POSITION, "60")
                 .containsEntry(CommitHistory.POSITION_TYPE, "INT64");
         assertThat(lake.settings(true, 1 << 20, false).run()).as("the next run").isEqualTo(2);
+        assertThat(IcebergSinks.rowsAfterPositions(first)).isZero();
+
+        IcebergSinkSettings continuous = lake.settings(false, 1 << 20, false);
+        IcebergCommitter streaming = new IcebergCommitter(continuous, "test");
+        for (int checkpoint = 1; checkpoint <= 2; checkpoint++) {
+            int from = 41 + checkpoint * 20;
+            assertThat(
+                            streaming.commit(
+                                    new IcebergCommittable(
+                                            continuous.run(),
+                                            checkpoint,
+                                            List.copyOf(
+                                                    TestLake.write(
+                                                            continuous,
+                                                            TestLake.ORDERS,
+                                                            from,
+                                                            from + 20)))))
+                    .isTrue();
+        }
+        streaming.close();
+        assertThat(IcebergSinks.committedPositions(continuous))
+                .as("a continuous run's commits do not move where the next run starts")
+                .isEqualTo(Map.of("orders", "60"));
+        assertThat(IcebergSinks.rowsAfterPositions(continuous))
+                .as("the rows a run starting there would load again")
+                .isEqualTo(40);
     }
 
     @Test
