@@ -16,6 +16,22 @@ record CliRun(int exitCode, String out, String err) {
         return new CliRun(code, out.toString(), err.toString());
     }
 
+    /**
+     * {@code skipprd sync --config CONFIG --pipeline PIPELINE --once} in {@code dir}, with its
+     * state in {@code dir/state}.
+     */
+    static CliRun syncOnce(Path dir, Path config, String pipeline) {
+        return run(
+                dir,
+                Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
+                "sync",
+                "--config",
+                config.toString(),
+                "--pipeline",
+                pipeline,
+                "--once");
+    }
+
     static CliRun run(Path cwd, String... args) {
         return run(cwd, Map.of(), args);
     }

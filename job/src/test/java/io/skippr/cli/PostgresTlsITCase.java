@@ -30,17 +30,11 @@ class PostgresTlsITCase {
     @TempDir Path dir;
 
     private TestLogin login;
-    private TestPostgres pg;
-    private String role;
-    private String password;
 
     @BeforeEach
     void setUp() throws SQLException {
         login = new TestLogin("skippr_tls_");
-        pg = login.pg;
-        role = login.role;
-        password = login.password;
-        pg.exec(
+        login.pg.exec(
                 "CREATE TABLE orders (id int PRIMARY KEY, amount numeric(12,2) NOT NULL)",
                 "INSERT INTO orders SELECT g, g * 1.25 FROM generate_series(1, 500) g");
     }
@@ -63,12 +57,12 @@ class PostgresTlsITCase {
                         + "data_sources:\n  app_db:\n    Postgres:\n"
                         + connection()
                         + "      schema: "
-                        + pg.schema
+                        + login.pg.schema
                         + "\n      tables: [orders]\n"
                         + "data_sinks:\n  warehouse:\n    Postgres:\n"
                         + connection()
                         + "      schema: "
-                        + pg.schema
+                        + login.pg.schema
                         + "_out\n");
         return file;
     }
@@ -76,7 +70,7 @@ class PostgresTlsITCase {
     private CliRun sync(String ca) throws IOException {
         Map<String, String> env =
                 Map.of(
-                        "LOGIN_PASSWORD", password,
+                        "LOGIN_PASSWORD", login.password,
                         "PG_CA", TestPostgres.env(ca),
                         "SKIPPR_STATE_DIR", dir.resolve("state").toString());
         return CliRun.run(
@@ -96,12 +90,12 @@ class PostgresTlsITCase {
         CliRun run = sync("SKIPPR_TEST_PG_CA");
 
         assertThat(run.exitCode()).as(run.all()).isZero();
-        try (Connection c = pg.connect();
+        try (Connection c = login.pg.connect();
                 Statement st = c.createStatement();
                 ResultSet rs =
                         st.executeQuery(
                                 "SELECT count(*), sum(id), sum(amount) FROM \""
-                                        + pg.schema
+                                        + login.pg.schema
                                         + "_out\".orders")) {
             rs.next();
             assertThat(List.of(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3).toPlainString()))
@@ -124,7 +118,7 @@ class PostgresTlsITCase {
                                 + ", database \""
                                 + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
                                 + "\", user \""
-                                + role
+                                + login.role
                                 + "\" (sslmode verify-full)")
                 .contains(
                         "The server's certificate is not signed by the CA in sslrootcert ("
@@ -134,13 +128,13 @@ class PostgresTlsITCase {
     }
 
     private void assertNoPasswordIn(CliRun run) throws IOException {
-        assertThat(run.all()).doesNotContain(password);
+        assertThat(run.all()).doesNotContain(login.password);
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 byte[] bytes = Files.readAllBytes(file);
                 assertThat(new String(bytes, StandardCharsets.ISO_8859_1))
                         .as("%s holds the password", file)
-                        .doesNotContain(password);
+                        .doesNotContain(login.password);
             }
         }
     }

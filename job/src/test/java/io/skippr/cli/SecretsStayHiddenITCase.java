@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.skippr.job.TestPostgres;
 import io.skippr.sinks.files.CommitLog;
 import java.io.IOException;
 import java.net.URI;
@@ -48,15 +47,11 @@ class SecretsStayHiddenITCase {
     @TempDir Path dir;
 
     private TestLogin login;
-    private TestPostgres pg;
-    private String password;
 
     @BeforeEach
     void setUp() throws SQLException {
         login = new TestLogin("skippr_secret_");
-        pg = login.pg;
-        password = login.password;
-        pg.exec(
+        login.pg.exec(
                 "CREATE TABLE events (id int PRIMARY KEY, doc json NOT NULL)",
                 "INSERT INTO events SELECT g, json_build_object('n', g) FROM generate_series(1, 50) g",
                 // json keeps the escape as written; the sink's jsonb cannot hold it: a deadletter
@@ -83,12 +78,12 @@ class SecretsStayHiddenITCase {
                         + "data_sources:\n  app_db:\n    Postgres:\n"
                         + connection()
                         + "      schema: "
-                        + pg.schema
+                        + login.pg.schema
                         + "\n      tables: [events]\n"
                         + "data_sinks:\n  warehouse:\n    Postgres:\n"
                         + connection()
                         + "      schema: "
-                        + pg.schema
+                        + login.pg.schema
                         + "_out\n"
                         + "deadletter_sinks:\n  rejects:\n    LocalFile:\n"
                         + "      path: rejects\n      format: jsonl\n");
@@ -97,7 +92,11 @@ class SecretsStayHiddenITCase {
                 SkipprdProcess.start(
                         dir,
                         "sync",
-                        Map.of("LOGIN_PASSWORD", password, "SKIPPR_STATE_DIR", state.toString()),
+                        Map.of(
+                                "LOGIN_PASSWORD",
+                                login.password,
+                                "SKIPPR_STATE_DIR",
+                                state.toString()),
                         List.of(),
                         "sync",
                         "--config",
@@ -128,7 +127,7 @@ class SecretsStayHiddenITCase {
         assertThat(String.join("\n", served))
                 .as("what the Flink web UI serves")
                 .contains("events")
-                .doesNotContain(password);
+                .doesNotContain(login.password);
         assertThat(new CommitLog(dir.resolve("rejects")).committedKeys())
                 .as("the bad row became a committed deadletter")
                 .isNotEmpty();
@@ -136,7 +135,7 @@ class SecretsStayHiddenITCase {
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-                assertThat(text).as("%s holds the password", file).doesNotContain(password);
+                assertThat(text).as("%s holds the password", file).doesNotContain(login.password);
                 scanned.add(dir.relativize(file));
             }
         }
@@ -186,23 +185,24 @@ class SecretsStayHiddenITCase {
     }
 
     private long count() throws SQLException {
-        try (Connection c = pg.connect();
+        try (Connection c = login.pg.connect();
                 Statement st = c.createStatement();
                 ResultSet rs =
                         st.executeQuery(
                                 "SELECT count(*) FROM information_schema.tables WHERE"
                                         + " table_schema = '"
-                                        + pg.schema
+                                        + login.pg.schema
                                         + "_out' AND table_name = 'events'")) {
             rs.next();
             if (rs.getLong(1) == 0) {
                 return 0;
             }
         }
-        try (Connection c = pg.connect();
+        try (Connection c = login.pg.connect();
                 Statement st = c.createStatement();
                 ResultSet rs =
-                        st.executeQuery("SELECT count(*) FROM \"" + pg.schema + "_out\".events")) {
+                        st.executeQuery(
+                                "SELECT count(*) FROM \"" + login.pg.schema + "_out\".events")) {
             rs.next();
             return rs.getLong(1);
         }

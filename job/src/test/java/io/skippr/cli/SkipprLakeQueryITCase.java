@@ -63,16 +63,7 @@ class SkipprLakeQueryITCase {
                                 + ") holds no tables yet; run skipprd sync --pipeline orders"
                                 + " --once first\n");
 
-        CliRun sync =
-                CliRun.run(
-                        dir,
-                        env,
-                        "sync",
-                        "--config",
-                        config.toString(),
-                        "--pipeline",
-                        "orders",
-                        "--once");
+        CliRun sync = CliRun.syncOnce(dir, config, "orders");
         assertThat(sync.exitCode()).as(sync.all()).isZero();
         assertThat(sync.err())
                 .contains(

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -169,16 +168,7 @@ class SourceDataCorpusITCase {
                         + "deadletter_sinks:\n  rejects:\n    LocalFile:\n      path: rejects\n"
                         + "      format: jsonl\n");
 
-        CliRun run =
-                CliRun.run(
-                        dir,
-                        Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
-                        "sync",
-                        "--config",
-                        dir.resolve("skippr.yml").toString(),
-                        "--pipeline",
-                        "p",
-                        "--once");
+        CliRun run = CliRun.syncOnce(dir, dir.resolve("skippr.yml"), "p");
 
         assertThat(run.exitCode()).as(run.all()).isZero();
         assertThat(run.err())

@@ -43,16 +43,7 @@ class SyncAndQueryITCase {
         Path config = quickstart();
         Map<String, String> env = Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString());
 
-        CliRun sync =
-                CliRun.run(
-                        dir,
-                        env,
-                        "sync",
-                        "--config",
-                        config.toString(),
-                        "--pipeline",
-                        "orders",
-                        "--once");
+        CliRun sync = CliRun.syncOnce(dir, config, "orders");
 
         assertThat(sync.exitCode()).as(sync.all()).isZero();
         assertThat(sync.err())
@@ -169,8 +160,7 @@ class SyncAndQueryITCase {
     void badSqlIsAUsageErrorWithDuckDbsMessage() throws IOException {
         Path config = quickstart();
         Map<String, String> env = Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        CliRun.run(
-                dir, env, "sync", "--config", config.toString(), "--pipeline", "orders", "--once");
+        CliRun.syncOnce(dir, config, "orders");
         CliRun query =
                 CliRun.run(
                         dir,

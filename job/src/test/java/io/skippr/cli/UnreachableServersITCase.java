@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -96,16 +95,7 @@ class UnreachableServersITCase {
                         + c.source()
                         + (c.sink() == null ? "" : "data_sinks:\n  dst:\n" + c.sink()));
 
-        CliRun run =
-                CliRun.run(
-                        dir,
-                        Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
-                        "sync",
-                        "--config",
-                        dir.resolve("skippr.yml").toString(),
-                        "--pipeline",
-                        "p",
-                        "--once");
+        CliRun run = CliRun.syncOnce(dir, dir.resolve("skippr.yml"), "p");
 
         assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
         assertThat(run.err()).contains(c.error());

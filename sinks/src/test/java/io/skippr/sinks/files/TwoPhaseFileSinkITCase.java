@@ -32,6 +32,16 @@ class TwoPhaseFileSinkITCase {
 
     @TempDir Path dir;
 
+    /** A bounded run of {@code pipeline} writing {@code rows} generated rows into {@code root}. */
+    private void boundedRun(Path root, String pipeline, long rows, String name) throws Exception {
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
+        GeneratedRows.stream(env, rows, 1_000_000, -1, null)
+                .sinkTo(
+                        new TwoPhaseFileSink(
+                                FileSinks.prepare(root, pipeline, true, FileFormat.PARQUET, null)));
+        env.execute(name);
+    }
+
     private StreamExecutionEnvironment env(RuntimeExecutionMode mode) {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
@@ -99,11 +109,7 @@ class TwoPhaseFileSinkITCase {
     void aBoundedRunCommitsOnceAtTheEndAndRecordsItsPosition() throws Exception {
         long n = 3000;
         Path root = dir.resolve("out");
-        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
-        FileSinkSettings settings =
-                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null);
-        GeneratedRows.stream(env, n, 1_000_000, -1, null).sinkTo(new TwoPhaseFileSink(settings));
-        env.execute("bounded");
+        boundedRun(root, "orders", n, "bounded");
 
         assertExactlyOnce(root, n);
         CommitLog log = new CommitLog(root);
@@ -119,12 +125,7 @@ class TwoPhaseFileSinkITCase {
     void aBoundedRunThatOnlyPartlyCommittedIsUndoneAndItsPositionIgnored() throws Exception {
         long n = 600;
         Path root = dir.resolve("out");
-        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
-        GeneratedRows.stream(env, n, 1_000_000, -1, null)
-                .sinkTo(
-                        new TwoPhaseFileSink(
-                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
-        env.execute("first run");
+        boundedRun(root, "orders", n, "first run");
         CommitLog log = new CommitLog(root);
         CommitLog.Commit lost = log.commits().get(1);
         Files.delete(
@@ -143,12 +144,7 @@ class TwoPhaseFileSinkITCase {
     void aRunThatDiedBetweenRenameAndRecordIsUndoneByTheNextBoundedRun() throws Exception {
         long n = 500;
         Path root = dir.resolve("out");
-        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
-        GeneratedRows.stream(env, n, 1_000_000, -1, null)
-                .sinkTo(
-                        new TwoPhaseFileSink(
-                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
-        env.execute("first run");
+        boundedRun(root, "orders", n, "first run");
         Path orphan = root.resolve("events").resolve("orders-000002-000-000000.parquet");
         Files.copy(Path.of(new CommitLog(root).committedFiles().get(0)), orphan);
         Files.createDirectories(root.resolve(".skippr-staging/2-0/events"));
@@ -226,23 +222,12 @@ class TwoPhaseFileSinkITCase {
     @Test
     void pipelinesSharingAFolderKeepTheirOwnCommitLogs() throws Exception {
         Path root = dir.resolve("out");
-        StreamExecutionEnvironment orders = env(RuntimeExecutionMode.BATCH);
-        GeneratedRows.stream(orders, 300, 1_000_000, -1, null)
-                .sinkTo(
-                        new TwoPhaseFileSink(
-                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
-        orders.execute("orders");
+        boundedRun(root, "orders", 300, "orders");
         CommitLog ordersLog = new CommitLog(new LocalFileStore(root), "orders");
         Files.delete(root.resolve(ordersLog.commits().get(1).record())); // left half committed
         List<String> ordersFiles = new CommitLog(root).commits().get(0).files();
 
-        StreamExecutionEnvironment refunds = env(RuntimeExecutionMode.BATCH);
-        GeneratedRows.stream(refunds, 200, 1_000_000, -1, null)
-                .sinkTo(
-                        new TwoPhaseFileSink(
-                                FileSinks.prepare(
-                                        root, "refunds", true, FileFormat.PARQUET, null)));
-        refunds.execute("refunds");
+        boundedRun(root, "refunds", 200, "refunds");
 
         CommitLog refundsLog = new CommitLog(new LocalFileStore(root), "refunds");
         assertThat(refundsLog.lastRun()).as("runs are numbered per pipeline").isEqualTo(1);
@@ -263,12 +248,7 @@ class TwoPhaseFileSinkITCase {
     void recordsFromBeforeLogsWerePerPipelineBelongToThePipelineTheirFilesNameOnly()
             throws Exception {
         Path root = dir.resolve("out");
-        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH);
-        GeneratedRows.stream(env, 300, 1_000_000, -1, null)
-                .sinkTo(
-                        new TwoPhaseFileSink(
-                                FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null)));
-        env.execute("orders, as an older version would have recorded it");
+        boundedRun(root, "orders", 300, "orders, as an older version would have recorded it");
         Path folder = root.resolve("_skippr/commits/orders");
         try (Stream<Path> records = Files.list(folder)) {
             for (Path record : records.toList()) {
