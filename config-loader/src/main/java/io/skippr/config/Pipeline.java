@@ -9,7 +9,8 @@ import io.skippr.config.model.PipelineKey;
  * @param dataSource the entry in data_sources it reads
  * @param dataSink the entry in data_sinks it loads, or null to keep records in the WAL
  * @param deadletterSink the entry in deadletter_sinks for failed records, or null to discard them
- * @param writeMode append, merge or replace; null for the default (append)
+ * @param writeMode append, merge or replace; null for the default: merge on the key of each stream
+ *     that has one, where the data sink can merge, else append
  */
 public record Pipeline(
         EntryRef dataSource, EntryRef dataSink, EntryRef deadletterSink, String writeMode) {

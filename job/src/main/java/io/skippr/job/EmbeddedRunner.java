@@ -93,6 +93,7 @@ public final class EmbeddedRunner implements AutoCloseable {
         env = new StreamExecutionEnvironment(conf);
         PipelineGraph.Built built = PipelineGraph.build(env, request);
         afterRun = built.afterRun();
+        built.warnings().forEach(w -> tell(JobTrouble.WARNING + w));
         if (!request.once()) {
             Path checkpoints = StateDirs.checkpoints(request.stateDir());
             restoreFrom = Checkpoints.latest(checkpoints);

@@ -4,6 +4,7 @@ import io.skippr.config.ConfiguredPipeline;
 import io.skippr.config.model.ResolvedPipeline;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
 import io.skippr.core.serde.SerializerTypeInfo;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.SinkContext;
@@ -56,8 +57,13 @@ public final class PipelineGraph {
      * @param rowsAfterPositions for a continuous run, asks the data sink's {@link
      *     SkipprSink#rowsAfterPositions}: rows it would add again if the run does not restore a
      *     checkpoint
+     * @param warnings what the user should hear before the run starts, a line each, without the
+     *     {@code "warning: "} prefix
      */
-    public record Built(Runnable afterRun, java.util.function.LongSupplier rowsAfterPositions) {
+    public record Built(
+            Runnable afterRun,
+            java.util.function.LongSupplier rowsAfterPositions,
+            java.util.List<String> warnings) {
         /**
          * The warning for a continuous run that restores no checkpoint although the sink holds rows
          * a lost checkpoint accounted for; empty when there is nothing to warn of.
@@ -104,7 +110,24 @@ public final class PipelineGraph {
         env.getCheckpointConfig().enableUnalignedCheckpoints(false);
 
         String sinkRole = run.dataSink() == null ? "wal" : "sink/" + run.dataSink().entry().name();
+        var sourceFactory = Connectors.source(run.dataSource().entry().kind().name());
+        var streams =
+                sourceFactory.check(
+                        new SourceContext(
+                                name,
+                                run.dataSource().entry().name(),
+                                run.dataSource(),
+                                request.once(),
+                                Map.of()));
         SkipprSink sink = dataSink(request, run);
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        for (StreamSchema stream : streams) {
+            if (stream.primaryKey().isEmpty()
+                    && stream.cursorColumn() == null
+                    && sink.appends(stream)) {
+                warnings.add(fullReadAppended(name, stream.stream()));
+            }
+        }
         SourceContext sourceContext =
                 new SourceContext(
                         name,
@@ -112,8 +135,7 @@ public final class PipelineGraph {
                         run.dataSource(),
                         request.once(),
                         sink.committedPositions());
-        var source =
-                Connectors.source(run.dataSource().entry().kind().name()).create(sourceContext);
+        var source = sourceFactory.create(sourceContext);
 
         DataStream<SourceRecord> records =
                 env.fromSource(
@@ -182,7 +204,19 @@ public final class PipelineGraph {
         }
         return new Built(
                 () -> sinks.forEach(SkipprSink::afterRun),
-                request.once() ? () -> 0 : sink::rowsAfterPositions);
+                request.once() ? () -> 0 : sink::rowsAfterPositions,
+                java.util.List.copyOf(warnings));
+    }
+
+    /** The warning for a stream that every run reads in full and the sink adds again. */
+    static String fullReadAppended(String pipeline, String stream) {
+        return "pipeline "
+                + pipeline
+                + ": stream "
+                + stream
+                + " has no primary key and no cursor_column, so every run reads all of it and the"
+                + " data sink appends it again. Give the table a primary key (the sink then merges"
+                + " on it), set cursor_column, or write write_mode: replace on a SQL sink.";
     }
 
     private static SkipprSink dataSink(Request request, ResolvedPipeline run) {

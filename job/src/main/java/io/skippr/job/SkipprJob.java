@@ -31,6 +31,12 @@ public final class SkipprJob {
         PipelineGraph.Built built =
                 PipelineGraph.build(
                         flink, new PipelineGraph.Request(pipeline, arguments.once, env, stateDir));
+        built.warnings()
+                .forEach(
+                        warning -> {
+                            LOG.warn(warning);
+                            System.err.println("warning: " + warning);
+                        });
         if (!arguments.once
                 && !flink.getConfiguration()
                         .getOptional(

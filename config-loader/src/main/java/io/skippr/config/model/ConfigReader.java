@@ -623,8 +623,7 @@ public final class ConfigReader {
                         refs.get(PipelineKey.DATA_SOURCE.key()),
                         refs.get(PipelineKey.DATA_SINK.key()),
                         refs.get(PipelineKey.DEADLETTER_SINK.key()),
-                        refs.getOrDefault(
-                                PipelineKey.WRITE_MODE.key(), PipelineKey.WRITE_MODES.get(0)),
+                        refs.get(PipelineKey.WRITE_MODE.key()),
                         Location.of(tuple.getKeyNode()));
         checkDeadletterSink(def, map);
         return def;

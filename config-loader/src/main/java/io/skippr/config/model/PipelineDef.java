@@ -7,6 +7,7 @@ import java.util.Optional;
  *
  * @param dataSink the name in {@code data_sinks}, or null when records stay in the WAL
  * @param deadletterSink the name in {@code deadletter_sinks}, or null to discard deadletters
+ * @param writeMode append, merge or replace as written; null when not written (the sink's default)
  */
 public record PipelineDef(
         String name,

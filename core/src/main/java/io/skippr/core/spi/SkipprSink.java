@@ -22,6 +22,14 @@ public interface SkipprSink {
         return 0;
     }
 
+    /**
+     * Whether a row of {@code stream} read again is added again (append), rather than replacing
+     * what an earlier run loaded (merge, replace).
+     */
+    default boolean appends(io.skippr.core.record.StreamSchema stream) {
+        return true;
+    }
+
     /** The rows this destination cannot store; they become deadletters at the load stage. */
     default RowCheck loadCheck() {
         return RowCheck.NONE;

@@ -18,4 +18,17 @@ public interface SourceFactory {
      * subtask that emits rows of that stream (also after a restore).
      */
     Source<SourceRecord, ?, ?> create(SourceContext context);
+
+    /**
+     * Checks, before the job starts, what a run needs of the source: that it can be reached, that
+     * the login works, that what the settings name exists and may be read. Returns the schemas of
+     * the streams a run reads, as far as they are known before reading (empty when they are not).
+     *
+     * @throws io.skippr.config.ConfigException for what the user must fix in skippr.yml or in the
+     *     source (a missing table, a wrong password, a missing privilege): exit code 2
+     * @throws RuntimeException naming the source when it cannot be reached: exit code 1
+     */
+    default java.util.List<io.skippr.core.record.StreamSchema> check(SourceContext context) {
+        return java.util.List.of();
+    }
 }

@@ -89,8 +89,10 @@ final class PgPreparedLoader implements StagingLoader {
             throw new IllegalStateException("transaction " + gid + " is prepared already");
         }
         String target = dialect.names().table(table.schema().stream());
-        LinkedHashMap<String, String> columns = ensure(target, table);
-        if (!sameTypes(columns, table)) {
+        List<String> key =
+                settings.mode().appends(table.schema()) ? List.of() : targets.key(table.schema());
+        LinkedHashMap<String, String> columns = ensure(target, table, key);
+        if (!sameTypes(columns, table) || (!key.isEmpty() && !isEmpty(target))) {
             staging.create(table);
             return;
         }
@@ -104,9 +106,33 @@ final class PgPreparedLoader implements StagingLoader {
                         new PgCopy(table.schema(), false)));
     }
 
-    /** Creates or evolves the target in a transaction of its own; returns its columns. */
-    private LinkedHashMap<String, String> ensure(String target, StagingTable table)
-            throws IOException {
+    /**
+     * Whether the target holds no committed row. A merge into an empty target is an append (a run
+     * reads each key of a table once), so it may load directly; into a target with rows it must
+     * merge through staging.
+     */
+    private boolean isEmpty(String target) throws IOException {
+        try (Statement st = ddl.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery(
+                                "SELECT NOT EXISTS (SELECT 1 FROM "
+                                        + settings.qualified(target)
+                                        + ")")) {
+            rs.next();
+            boolean empty = rs.getBoolean(1);
+            ddl.commit();
+            return empty;
+        } catch (SQLException e) {
+            throw database.failure("reading " + settings.qualified(target), e);
+        }
+    }
+
+    /**
+     * Creates or evolves the target in a transaction of its own, with {@code key} as its key when
+     * the target is new; returns its columns.
+     */
+    private LinkedHashMap<String, String> ensure(
+            String target, StagingTable table, List<String> key) throws IOException {
         try {
             if (ddl == null) {
                 ddl = database.connect();
@@ -119,7 +145,7 @@ final class PgPreparedLoader implements StagingLoader {
             }
             try {
                 LinkedHashMap<String, String> columns =
-                        targets.ensure(ddl, target, table.schema(), List.of());
+                        targets.ensure(ddl, target, table.schema(), key);
                 ddl.commit();
                 return columns;
             } catch (SQLException | RuntimeException e) {

@@ -37,11 +37,13 @@ final class PreparedTransactions {
 
     /**
      * Whether a writer of this run may load its rows straight into the targets: a bounded run in
-     * append mode, on a server with {@code max_prepared_transactions > 0}, not switched off.
+     * append or the default mode (whose streams with a key load directly only into an empty target,
+     * see {@link PgPreparedLoader}), on a server with {@code max_prepared_transactions > 0}, not
+     * switched off.
      */
     static boolean usable(SqlSinkSettings settings, Connection c) throws SQLException {
         if (!settings.bounded()
-                || settings.mode() != WriteMode.APPEND
+                || (settings.mode() != WriteMode.APPEND && settings.mode() != WriteMode.DEFAULT)
                 || "false".equals(System.getProperty(SWITCH))) {
             return false;
         }

@@ -236,7 +236,7 @@ public final class CommitTransaction {
         }
         List<SqlCommittable> rows =
                 committables.stream().filter(x -> x.kind() == SqlCommittable.Kind.ROWS).toList();
-        switch (settings.mode()) {
+        switch (settings.mode().of(schemas.get(schemas.size() - 1))) {
             case APPEND -> {
                 LinkedHashMap<String, String> columns = null;
                 for (StreamSchema schema : schemas) {

@@ -83,11 +83,12 @@ public final class SqlSinks {
     }
 
     /**
-     * Rows that continuous append runs committed after the last bounded run; 0 in merge and replace
-     * mode, where loading them again does not add them twice.
+     * Rows that continuous runs committed after the last bounded run; 0 in merge and replace mode,
+     * where loading them again does not add them twice. The default mode counts every stream's
+     * rows, though a stream with a key merges them: the marker table counts rows, not streams.
      */
     public static long rowsAfterPositions(SqlSinkSettings settings) {
-        if (settings.mode() != WriteMode.APPEND) {
+        if (settings.mode() == WriteMode.MERGE || settings.mode() == WriteMode.REPLACE) {
             return 0;
         }
         try (Connection c = settings.database().connect()) {
@@ -110,6 +111,11 @@ public final class SqlSinks {
             @Override
             public long rowsAfterPositions() {
                 return SqlSinks.rowsAfterPositions(settings);
+            }
+
+            @Override
+            public boolean appends(io.skippr.core.record.StreamSchema stream) {
+                return settings.mode().appends(stream);
             }
 
             @Override

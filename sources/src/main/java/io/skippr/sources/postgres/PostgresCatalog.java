@@ -30,30 +30,67 @@ final class PostgresCatalog {
     }
 
     /**
-     * The tables chosen by {@code patterns} (all tables of the schema when empty), described.
+     * The tables chosen by {@code entries} (all tables of {@code schema} when empty), described. An
+     * entry is a table name or pattern of {@code schema}, or one qualified by its own schema:
+     * {@code public.orders}, {@code sales.*}.
      *
-     * @throws PostgresSourceException when the schema, a named table, or a pattern's match does not
-     *     exist, or a table lacks the cursor column
+     * @throws PostgresSourceException naming every schema, table and pattern that does not exist
+     *     (with close names), and every table that lacks the cursor column
      */
     static List<TableInfo> discover(
-            Connection c, String database, String schema, List<String> patterns, String cursor)
+            Connection c, String database, String schema, List<String> entries, String cursor)
             throws SQLException {
-        if (!schemaExists(c, schema)) {
-            List<String> schemas = schemas(c);
-            throw new PostgresSourceException(
-                    "Schema "
-                            + Sql.show(schema)
-                            + " does not exist in database "
-                            + Sql.show(database)
-                            + closeOrAll(schema, schemas, "schemas in the database"));
+        java.util.Map<String, List<String>> bySchema = new java.util.LinkedHashMap<>();
+        if (entries.isEmpty()) {
+            bySchema.put(schema, List.of());
         }
-        List<String> names = select(schema, patterns, relations(c, schema));
-        List<TableInfo> tables = new ArrayList<>();
+        for (String entry : entries) {
+            int dot = entry.indexOf('.');
+            String in = dot < 0 ? schema : entry.substring(0, dot);
+            String name = dot < 0 ? entry : entry.substring(dot + 1);
+            bySchema.computeIfAbsent(in, k -> new ArrayList<>()).add(name);
+        }
         List<String> errors = new ArrayList<>();
-        for (String name : names) {
-            TableInfo table = describe(c, schema, name, null);
+        List<String[]> names = new ArrayList<>();
+        for (java.util.Map.Entry<String, List<String>> group : bySchema.entrySet()) {
+            String in = group.getKey();
+            if (!schemaExists(c, in)) {
+                errors.add(
+                        "Schema "
+                                + Sql.show(in)
+                                + " does not exist in database "
+                                + Sql.show(database)
+                                + closeOrAll(in, schemas(c), "schemas in the database"));
+                continue;
+            }
+            try {
+                for (String name : select(in, group.getValue(), relations(c, in))) {
+                    names.add(new String[] {in, name});
+                }
+            } catch (PostgresSourceException e) {
+                errors.add(e.getMessage());
+            }
+        }
+        java.util.Map<String, String> streams = new java.util.HashMap<>();
+        for (String[] name : names) {
+            String other = streams.putIfAbsent(name[1], name[0]);
+            if (other != null) {
+                errors.add(
+                        "Tables "
+                                + Sql.table(other, name[1])
+                                + " and "
+                                + Sql.table(name[0], name[1])
+                                + " would both become stream "
+                                + Sql.show(name[1])
+                                + "; read them in two data sources");
+            }
+        }
+        List<TableInfo> tables = new ArrayList<>();
+        for (String[] name : errors.isEmpty() ? names : List.<String[]>of()) {
+            TableInfo table = describe(c, name[0], name[1], null);
             if (table == null) {
-                errors.add("Table " + Sql.table(schema, name) + " was dropped during discovery");
+                errors.add(
+                        "Table " + Sql.table(name[0], name[1]) + " was dropped during discovery");
                 continue;
             }
             if (cursor != null) {

@@ -1,8 +1,10 @@
 package io.skippr.sources.postgres;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.core.spi.SourceFactory;
+import java.util.List;
 import org.apache.flink.api.connector.source.Source;
 
 /** The {@code Postgres} data source kind. */
@@ -15,5 +17,10 @@ public final class PostgresSourceFactory implements SourceFactory {
     @Override
     public Source<SourceRecord, ?, ?> create(SourceContext context) {
         return new PostgresSource(PostgresSourceConfig.from(context));
+    }
+
+    @Override
+    public List<StreamSchema> check(SourceContext context) {
+        return SourceCheck.run(PostgresSourceConfig.from(context), context.entry());
     }
 }

@@ -1,0 +1,191 @@
+package io.skippr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.skippr.job.TestPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The correctness corpus, part one: what a user who runs {@code skipprd sync --once} again, as
+ * every sync tool's user does, must see. Each test is a path that loaded rows twice or failed late
+ * before (issue 12), and checks the rows by count and by an md5 over every column against the
+ * source.
+ */
+class RerunCorpusITCase {
+    private static final String ORDERS =
+            "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int, amount numeric(12,2),"
+                    + " status text, created_at timestamptz)";
+    private static final String FILL =
+            "INSERT INTO orders SELECT g, g % 37, g * 1.25, CASE WHEN g % 3 = 0 THEN 'paid' ELSE"
+                    + " 'open' END, timestamptz '2026-11-01 00:00+00' + g * interval '1 minute'"
+                    + " FROM generate_series(1, 1000) g";
+
+    /** Every column of a row, in one text, for an md5 over a table. */
+    private static final String ROW_TEXT =
+            "concat_ws('|', id, customer_id, amount, status, created_at)";
+
+    @TempDir Path dir;
+    private TestPostgres source;
+    private TestPostgres raw;
+
+    @BeforeEach
+    void schemas() throws Exception {
+        source = new TestPostgres("skippr_app_");
+        raw = new TestPostgres("skippr_raw_");
+        source.exec(ORDERS, FILL);
+    }
+
+    @AfterEach
+    void drop() throws Exception {
+        source.close();
+        raw.close();
+    }
+
+    /** The spec's walkthrough: PostgreSQL to PostgreSQL, no cursor_column, no write_mode. */
+    @Test
+    void specWalkthroughRunTwiceMirrorsTheSourceInsteadOfDoublingIt() throws Exception {
+        Path config = config(source.sourceYaml("orders", null));
+
+        assertThat(sync(config).exitCode()).isZero();
+        source.exec("UPDATE orders SET status = 'refunded' WHERE id IN (5, 500)");
+        CliRun second = sync(config);
+
+        assertThat(second.exitCode()).as(second.all()).isZero();
+        assertThat(second.all()).doesNotContain("warning:");
+        assertThat(summary(raw, "orders")).isEqualTo(summary(source, "orders"));
+        assertThat(raw.one("SELECT count(*) FROM orders WHERE status = 'refunded'"))
+                .containsExactly("2");
+    }
+
+    @Test
+    void schemaQualifiedTableNamesAndPatternsAreRead() throws Exception {
+        source.exec(
+                "CREATE TABLE order_lines (id int PRIMARY KEY, order_id bigint)",
+                "INSERT INTO order_lines SELECT g, g FROM generate_series(1, 30) g");
+        Path config =
+                config(
+                        sourceYaml(
+                                "      tables: ['"
+                                        + source.schema
+                                        + ".orders', '"
+                                        + source.schema
+                                        + ".order_l*']\n"));
+
+        CliRun run = sync(config);
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(summary(raw, "orders")).isEqualTo(summary(source, "orders"));
+        assertThat(raw.one("SELECT count(*), sum(id), sum(order_id) FROM order_lines"))
+                .containsExactly("30", "465", "465");
+    }
+
+    @Test
+    void missingTableIsAConfigurationErrorBeforeTheJobStarts() throws Exception {
+        Path config =
+                config(
+                        sourceYaml(
+                                "      tables: ['"
+                                        + source.schema
+                                        + ".ordres', '"
+                                        + source.schema
+                                        + "x.orders']\n"));
+
+        CliRun run = sync(config);
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(Skipprd.USAGE);
+        List<String> errors = run.err().lines().filter(l -> l.startsWith("error: ")).toList();
+        assertThat(errors).hasSize(2);
+        assertThat(errors.get(0))
+                .isEqualTo(
+                        "error: skippr.yml: data_sources.app_db.Postgres: Table \"ordres\" does"
+                                + " not exist in schema \""
+                                + source.schema
+                                + "\"; close names: \"orders\"");
+        assertThat(errors.get(1))
+                .startsWith(
+                        "error: skippr.yml: data_sources.app_db.Postgres: Schema \""
+                                + source.schema
+                                + "x\" does not exist in database \""
+                                + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
+                                + "\"; close names: \""
+                                + source.schema
+                                + "\"");
+        assertThat(run.all()).doesNotContain("Flink web UI", "Exception", "\tat ");
+        assertThat(raw.one("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"))
+                .containsExactly("0");
+    }
+
+    /**
+     * A table without a key or cursor is read in full by every run, and an append sink adds it
+     * again: each run says so before it starts, rather than doubling the table in silence.
+     */
+    @Test
+    void fullReadOfATableWithoutKeyIntoAnAppendSinkWarnsOnEveryRun() throws Exception {
+        source.exec(
+                "CREATE TABLE events (kind text, at int)",
+                "INSERT INTO events SELECT 'k' || g, g FROM generate_series(1, 10) g");
+        Path config = config(source.sourceYaml("events", null));
+        String warning =
+                "warning: pipeline orders: stream events has no primary key and no"
+                        + " cursor_column, so every run reads all of it and the data sink appends"
+                        + " it again. Give the table a primary key (the sink then merges on it),"
+                        + " set cursor_column, or write write_mode: replace on a SQL sink.";
+
+        CliRun first = sync(config);
+        CliRun second = sync(config);
+
+        assertThat(first.err().lines()).contains(warning);
+        assertThat(second.err().lines()).contains(warning);
+        assertThat(raw.one("SELECT count(*), count(DISTINCT at), sum(at) FROM events"))
+                .containsExactly("20", "10", "110");
+    }
+
+    private String sourceYaml(String tables) {
+        String yaml = source.sourceYaml("orders", null);
+        return yaml.substring(0, yaml.indexOf("      schema: ")) + tables;
+    }
+
+    private CliRun sync(Path config) {
+        return CliRun.run(
+                dir,
+                java.util.Map.of(
+                        "SKIPPR_STATE_DIR",
+                        dir.resolve("state").toString(),
+                        "PG_PASSWORD",
+                        TestPostgres.env("SKIPPR_TEST_PG_PASSWORD")),
+                "sync",
+                "--config",
+                config.toString(),
+                "--pipeline",
+                "orders",
+                "--once");
+    }
+
+    private Path config(String sourceYaml) throws Exception {
+        Path file = dir.resolve("skippr.yml");
+        Files.writeString(
+                file,
+                "pipelines:\n  orders:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.warehouse\n"
+                        + "data_sources:\n  app_db:\n"
+                        + sourceYaml
+                        + "data_sinks:\n  warehouse:\n"
+                        + TestPostgres.sinkYaml(raw.schema));
+        return file;
+    }
+
+    /** Row count, distinct keys and an md5 over every column of every row, in key order. */
+    private static List<String> summary(TestPostgres db, String table) throws Exception {
+        return db.one(
+                "SELECT count(*), count(DISTINCT id), md5(string_agg("
+                        + ROW_TEXT
+                        + ", E'\\n' ORDER BY id)) FROM "
+                        + table);
+    }
+}
