@@ -2,6 +2,7 @@ package io.skippr.job;
 
 import io.skippr.core.record.Column;
 import io.skippr.core.record.Deadletter;
+import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SkipprId;
@@ -58,6 +59,8 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
         } else if (record instanceof Undecodable u) {
             count(Progress.READ, u.stream());
             deadletter(ctx, u.stream(), "UndecodableRecord", u.error(), u.position(), u.payload());
+        } else if (record instanceof ReadPosition position) {
+            out.collect(position);
         }
     }
 

@@ -475,4 +475,28 @@ public abstract class SinkConformanceKit {
         }
         assertThat(ids).hasSize(100);
     }
+
+    /**
+     * Passes when a row whose transaction commits after a bounded run read rows with higher cursor
+     * values arrives with the next run, and only once: the run's position keeps the transactions
+     * its snapshot could not see, and the next run reads their rows by {@code xmin}.
+     */
+    @Test
+    void aRowCommittedLateIsLoadedByTheNextRunOnce() throws Exception {
+        source.orders("orders", 1, 1001);
+        try (java.sql.Connection late = source.openInsert("orders", 1001)) {
+            source.orders("orders", 1002, 1003); // commits first, with a higher cursor value
+            pipeline.once(orders());
+            assertThat(keys("orders")).as("rows of the first run").isEqualTo(1001);
+            late.commit();
+        }
+
+        pipeline.once(orders());
+        assertHolds("orders", 1, 1003);
+        long third = written(pipeline.once(orders()), "orders");
+        if (exactlyOnce()) {
+            assertThat(third).as("rows sent by a third run").isZero();
+        }
+        assertHolds("orders", 1, 1003);
+    }
 }

@@ -109,6 +109,32 @@ final class SourceTable implements AutoCloseable {
                         + to);
     }
 
+    /**
+     * Inserts order {@code id} in a transaction it leaves open: commit or roll back the returned
+     * connection. Its cursor value is below that of rows other transactions commit meanwhile.
+     */
+    java.sql.Connection openInsert(String table, long id) throws SQLException {
+        java.sql.Connection c = pg.connect();
+        try (java.sql.Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            st.execute("SET search_path TO " + quote(pg.schema));
+            st.execute(
+                    "INSERT INTO "
+                            + quote(table)
+                            + " SELECT i, i % 97, i * 1.25, 'new', timestamptz"
+                            + " '2026-11-01 00:00:00Z' + i * interval '1 second' FROM"
+                            + " generate_series("
+                            + id
+                            + ", "
+                            + id
+                            + ") i");
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
     void delete(String table, long from, long to) throws SQLException {
         exec("DELETE FROM " + quote(table) + " WHERE id >= " + from + " AND id < " + to);
     }

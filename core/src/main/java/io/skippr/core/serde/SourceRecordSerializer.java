@@ -1,6 +1,7 @@
 package io.skippr.core.serde;
 
 import io.skippr.core.record.Operation;
+import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
@@ -21,6 +22,7 @@ public final class SourceRecordSerializer extends TypeSerializerSingleton<Source
     private static final byte SCHEMA = 1;
     private static final byte ROW = 2;
     private static final byte UNDECODABLE = 3;
+    private static final byte POSITION = 4;
 
     @Override
     public boolean isImmutableType() {
@@ -67,6 +69,10 @@ public final class SourceRecordSerializer extends TypeSerializerSingleton<Source
             ValueCodec.writeString(u.payload(), out);
             ValueCodec.writeString(u.error(), out);
             ValueCodec.writeString(u.position(), out);
+        } else if (record instanceof ReadPosition p) {
+            out.writeByte(POSITION);
+            ValueCodec.writeString(p.stream(), out);
+            ValueCodec.writeString(p.position(), out);
         }
     }
 
@@ -90,6 +96,7 @@ public final class SourceRecordSerializer extends TypeSerializerSingleton<Source
                             ValueCodec.readString(in),
                             ValueCodec.readString(in),
                             ValueCodec.readString(in));
+            case POSITION -> new ReadPosition(ValueCodec.readString(in), ValueCodec.readString(in));
             default -> throw new IOException("unknown record tag " + tag);
         };
     }

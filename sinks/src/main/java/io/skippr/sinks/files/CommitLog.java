@@ -5,8 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.skippr.core.naming.Names;
-import io.skippr.core.record.CursorValues;
-import io.skippr.core.record.DataType;
+import io.skippr.core.record.CommittedPosition;
 import io.skippr.core.record.SkipprId;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -155,26 +154,24 @@ public final class CommitLog {
 
     /** Per stream, the position the last complete bounded run reached. */
     public Map<String, String> positions() {
-        Map<String, String> positions = new LinkedHashMap<>();
-        Map<Long, Map<String, String>> byRun = new LinkedHashMap<>();
-        Map<String, String> types = new LinkedHashMap<>();
+        Map<Long, Map<String, CommittedPosition>> byRun = new LinkedHashMap<>();
         for (Commit c : effective()) {
             if (c.bounded()) {
-                byRun.computeIfAbsent(c.run(), r -> new LinkedHashMap<>());
+                Map<String, CommittedPosition> run =
+                        byRun.computeIfAbsent(c.run(), r -> new LinkedHashMap<>());
                 c.positions()
                         .forEach(
                                 (stream, position) -> {
                                     String[] parts = position.split(":", 2);
-                                    types.put(stream, parts[0]);
-                                    byRun.get(c.run())
-                                            .merge(
-                                                    stream,
-                                                    parts[1],
-                                                    (a, b) -> larger(parts[0], a, b));
+                                    run.merge(
+                                            stream,
+                                            new CommittedPosition(parts[0], parts[1]),
+                                            CommittedPosition::combine);
                                 });
             }
         }
-        byRun.values().forEach(positions::putAll);
+        Map<String, String> positions = new LinkedHashMap<>();
+        byRun.values().forEach(run -> run.forEach((s, p) -> positions.put(s, p.value())));
         return positions;
     }
 
@@ -196,14 +193,6 @@ public final class CommitLog {
                 .flatMap(c -> c.rows().values().stream())
                 .mapToLong(Long::longValue)
                 .sum();
-    }
-
-    private static String larger(String type, String a, String b) {
-        DataType t = DataType.of(DataType.Kind.valueOf(type));
-        return CursorValues.max(CursorValues.parse(t, a), CursorValues.parse(t, b))
-                        .equals(CursorValues.parse(t, a))
-                ? a
-                : b;
     }
 
     private static String runOf(Commit c) {
@@ -259,29 +248,22 @@ public final class CommitLog {
         doc.put("parallelism", first.parallelism());
         ArrayNode list = doc.putArray("files");
         ObjectNode rows = doc.putObject("rows");
-        Map<String, String> positions = new LinkedHashMap<>();
+        Map<String, CommittedPosition> positions = new LinkedHashMap<>();
         for (StagedFile f : files) {
-            if (f.isMarker()) {
-                continue;
+            if (!f.isMarker()) {
+                list.add(f.key());
+                rows.put(f.stream(), rows.path(f.stream()).asLong(0) + f.rows());
             }
-            list.add(f.key());
-            rows.put(f.stream(), rows.path(f.stream()).asLong(0) + f.rows());
             if (f.cursor() != null) {
-                positions.merge(f.stream(), f.cursor(), (a, b) -> larger(f.cursorType(), a, b));
+                positions.merge(
+                        f.stream(),
+                        new CommittedPosition(f.cursorType(), f.cursor()),
+                        CommittedPosition::combine);
             }
         }
         ObjectNode pos = doc.putObject("positions");
-        positions.forEach(
-                (stream, cursor) -> pos.put(stream, typeOf(files, stream) + ":" + cursor));
+        positions.forEach((stream, p) -> pos.put(stream, p.type() + ":" + p.value()));
         store.put(target, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
-    }
-
-    private static String typeOf(Collection<StagedFile> files, String stream) {
-        return files.stream()
-                .filter(f -> stream.equals(f.stream()) && f.cursorType() != null)
-                .map(StagedFile::cursorType)
-                .findFirst()
-                .orElseThrow();
     }
 
     /**

@@ -34,6 +34,22 @@ public record StagedFile(
         return new StagedFile(stream, "", "", 0, run, true, subtask, parallelism, null, null);
     }
 
+    /** An end-of-run marker that carries the read position of one stream of the subtask's input. */
+    public static StagedFile marker(
+            String stream, long run, int subtask, int parallelism, String readPosition) {
+        return new StagedFile(
+                stream,
+                "",
+                "",
+                0,
+                run,
+                true,
+                subtask,
+                parallelism,
+                readPosition,
+                io.skippr.core.record.CommittedPosition.READ);
+    }
+
     public boolean isMarker() {
         return key.isEmpty();
     }

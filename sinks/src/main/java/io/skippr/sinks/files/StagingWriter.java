@@ -2,6 +2,8 @@ package io.skippr.sinks.files;
 
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.ReadPosition;
+import io.skippr.core.record.ReadPositions;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SchemaVersions;
@@ -40,6 +42,9 @@ final class StagingWriter
     private final List<StagedFile> closed = new ArrayList<>();
     private long seq;
 
+    /** Per stream, the read positions of a bounded run's input, for its end markers. */
+    private final Map<String, String> readPositions = new java.util.TreeMap<>();
+
     /** Keeps this writer's local files apart from any other process's on the same host. */
     private final String writerId = java.util.UUID.randomUUID().toString().substring(0, 8);
 
@@ -55,6 +60,12 @@ final class StagingWriter
     public void write(SourceRecord record, Context context) throws IOException {
         if (record instanceof SchemaChange change) {
             schemas.add(change.schema());
+            return;
+        }
+        if (record instanceof ReadPosition position) {
+            if (settings.bounded()) { // a continuous run's checkpoint holds its positions
+                readPositions.merge(position.stream(), position.position(), ReadPositions::union);
+            }
             return;
         }
         if (!(record instanceof Row row)) {
@@ -160,6 +171,15 @@ final class StagingWriter
         closed.clear();
         if (settings.bounded()) {
             out.add(StagedFile.marker("", settings.run(), subtask, parallelism));
+            readPositions.forEach(
+                    (stream, position) ->
+                            out.add(
+                                    StagedFile.marker(
+                                            stream,
+                                            settings.run(),
+                                            subtask,
+                                            parallelism,
+                                            position)));
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package io.skippr.sinks.iceberg;
 
-import io.skippr.core.record.CursorValues;
-import io.skippr.core.record.DataType;
+import io.skippr.core.record.CommittedPosition;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -66,20 +65,33 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
             checkComplete(committable);
         }
         Map<String, List<IcebergWriteResult>> byTable = new TreeMap<>();
+        Map<String, CommittedPosition> read = new TreeMap<>();
         for (IcebergWriteResult result : committable.results()) {
             if (result.kind() == IcebergWriteResult.Kind.FILES) {
                 byTable.computeIfAbsent(result.table(), t -> new ArrayList<>()).add(result);
+            } else if (CommittedPosition.READ.equals(result.cursorType())) {
+                read.merge(
+                        result.stream(),
+                        CommittedPosition.read(result.cursor()),
+                        CommittedPosition::combine);
             }
         }
         boolean committed = false;
         for (Map.Entry<String, List<IcebergWriteResult>> e : byTable.entrySet()) {
-            committed |= commitTable(committable, e.getKey(), e.getValue());
+            committed |= commitTable(committable, e.getKey(), e.getValue(), read);
         }
         return committed || byTable.isEmpty();
     }
 
+    /**
+     * @param read per stream, the read positions the run's ends carry: the position a bounded
+     *     commit records, over the highest cursor value of the rows
+     */
     private boolean commitTable(
-            IcebergCommittable committable, String name, List<IcebergWriteResult> results) {
+            IcebergCommittable committable,
+            String name,
+            List<IcebergWriteResult> results,
+            Map<String, CommittedPosition> read) {
         Table table = catalog().loadTable(settings.table(name));
         String id = history.commitId(committable.run(), committable.checkpoint());
         if (history.contains(table, id)) {
@@ -105,10 +117,17 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
                 .set(CommitHistory.STREAM, results.get(0).stream())
                 .set(CommitHistory.ROWS, String.valueOf(rows))
                 .set(CommitHistory.BOUNDED, String.valueOf(settings.bounded()));
-        IcebergWriteResult position = highestCursor(results);
+        CommittedPosition position = read.get(results.get(0).stream());
+        for (IcebergWriteResult result : results) {
+            if (result.cursor() != null && result.cursorType() != null) {
+                position =
+                        new CommittedPosition(result.cursorType(), result.cursor())
+                                .combine(position);
+            }
+        }
         if (position != null) {
-            append.set(CommitHistory.POSITION, position.cursor())
-                    .set(CommitHistory.POSITION_TYPE, position.cursorType());
+            append.set(CommitHistory.POSITION, position.value())
+                    .set(CommitHistory.POSITION_TYPE, position.type());
         }
         append.commit();
         if (settings.compact()) {
@@ -127,23 +146,6 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
                     table.name(),
                     e.toString());
         }
-    }
-
-    private static IcebergWriteResult highestCursor(List<IcebergWriteResult> results) {
-        IcebergWriteResult best = null;
-        Object max = null;
-        for (IcebergWriteResult result : results) {
-            if (result.cursor() == null || result.cursorType() == null) {
-                continue;
-            }
-            DataType type = DataType.of(DataType.Kind.valueOf(result.cursorType()));
-            Object value = CursorValues.parse(type, result.cursor());
-            if (best == null || CursorValues.max(max, value) == value) {
-                best = result;
-                max = value;
-            }
-        }
-        return best;
     }
 
     private void checkComplete(IcebergCommittable committable) {

@@ -1,5 +1,6 @@
 package io.skippr.sinks.iceberg;
 
+import io.skippr.core.record.CommittedPosition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -15,8 +16,10 @@ import org.apache.iceberg.util.JsonUtil;
  * no snapshot yet.
  *
  * @param dataFiles the data files, in Iceberg's JSON form (path, size, row count, column metrics)
- * @param cursor the highest cursor value among the files' rows, as text, or null
- * @param cursorType the cursor column's type kind, or null
+ * @param cursor the highest cursor value among the files' rows, as text, or null; an end's read
+ *     position of {@code stream}
+ * @param cursorType the cursor column's type kind, or null; {@link CommittedPosition#READ} for a
+ *     read position
  */
 public record IcebergWriteResult(
         Kind kind,
@@ -45,6 +48,21 @@ public record IcebergWriteResult(
     public static IcebergWriteResult end(int subtask, int parallelism) {
         return new IcebergWriteResult(
                 Kind.END, subtask, parallelism, "", "", List.of(), 0, null, null);
+    }
+
+    /** An end that carries the read position of one stream of the subtask's input. */
+    public static IcebergWriteResult end(
+            int subtask, int parallelism, String stream, String readPosition) {
+        return new IcebergWriteResult(
+                Kind.END,
+                subtask,
+                parallelism,
+                stream,
+                "",
+                List.of(),
+                0,
+                readPosition,
+                CommittedPosition.READ);
     }
 
     public static String json(DataFile file) {

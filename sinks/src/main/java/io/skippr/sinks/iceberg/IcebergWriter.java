@@ -2,6 +2,8 @@ package io.skippr.sinks.iceberg;
 
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.ReadPosition;
+import io.skippr.core.record.ReadPositions;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SchemaVersions;
@@ -56,6 +58,10 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     private final Map<String, Table> tableOf = new HashMap<>();
     private final Map<String, OpenFiles> open = new LinkedHashMap<>();
     private final List<IcebergWriteResult> closed = new ArrayList<>();
+
+    /** Per stream, the read positions of a bounded run's input, for its ends. */
+    private final Map<String, String> readPositions = new java.util.TreeMap<>();
+
     private long seq;
 
     IcebergWriter(
@@ -82,6 +88,12 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
             if (!schemas.has(schema)) {
                 tableOf.put(schema.stream(), tables.ensure(schema));
                 schemas.add(schema);
+            }
+            return;
+        }
+        if (record instanceof ReadPosition position) {
+            if (settings.bounded()) { // a continuous run's checkpoint holds its positions
+                readPositions.merge(position.stream(), position.position(), ReadPositions::union);
             }
             return;
         }
@@ -159,6 +171,9 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
         closed.clear();
         if (settings.bounded()) {
             out.add(IcebergWriteResult.end(subtask, parallelism));
+            readPositions.forEach(
+                    (stream, p) ->
+                            out.add(IcebergWriteResult.end(subtask, parallelism, stream, p)));
         }
         return out;
     }

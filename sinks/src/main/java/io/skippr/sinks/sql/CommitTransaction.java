@@ -1,6 +1,7 @@
 package io.skippr.sinks.sql;
 
 import io.skippr.core.record.Column;
+import io.skippr.core.record.CommittedPosition;
 import io.skippr.core.record.StreamSchema;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -169,14 +170,17 @@ public final class CommitTransaction {
 
     private static MarkerTable.Marker marker(SqlCommittable key, List<SqlCommittable> of) {
         long rows = 0;
-        Map<String, MarkerTable.Position> positions = new TreeMap<>();
+        Map<String, CommittedPosition> positions = new TreeMap<>();
         for (SqlCommittable c : of) {
             rows += c.rows();
-            if (c.cursor() != null) {
+            if (c.kind() == SqlCommittable.Kind.END && MarkerTable.READ.equals(c.cursorType())) {
+                MarkerTable.fromJson(c.cursor())
+                        .forEach((s, p) -> positions.merge(s, p, CommittedPosition::combine));
+            } else if (c.cursor() != null) {
                 positions.merge(
                         c.stream(),
-                        new MarkerTable.Position(c.cursorType(), c.cursor()),
-                        MarkerTable.Position::max);
+                        new CommittedPosition(c.cursorType(), c.cursor()),
+                        CommittedPosition::combine);
             }
         }
         return new MarkerTable.Marker(

@@ -3,8 +3,8 @@ package io.skippr.sinks.sql;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.skippr.core.record.CursorValues;
-import io.skippr.core.record.DataType;
+import io.skippr.core.record.CommittedPosition;
+import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -106,21 +106,10 @@ public final class MarkerTable {
             int subtask,
             int parallelism,
             long rows,
-            Map<String, Position> positions) {}
+            Map<String, CommittedPosition> positions) {}
 
-    /** A stream's highest cursor value, as text, and its type kind. */
-    public record Position(String type, String value) {
-        /** The larger of two positions of one stream. */
-        Position max(Position other) {
-            if (other == null) {
-                return this;
-            }
-            DataType t = DataType.of(DataType.Kind.valueOf(type));
-            Object a = CursorValues.parse(t, value);
-            Object b = CursorValues.parse(t, other.value);
-            return CursorValues.max(a, b) == a ? this : other;
-        }
-    }
+    /** The type of a position the source sent ({@link ReadPositions}), not a row's cursor. */
+    public static final String READ = CommittedPosition.READ;
 
     public void insert(Connection c, Marker m) throws SQLException {
         try (PreparedStatement st =
@@ -153,7 +142,7 @@ public final class MarkerTable {
         if (settings.dialect().columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
             return Map.of();
         }
-        Map<Long, Map<String, Position>> byRun = new java.util.TreeMap<>();
+        Map<Long, Map<String, CommittedPosition>> byRun = new java.util.TreeMap<>();
         try (PreparedStatement st =
                 c.prepareStatement(
                         "SELECT run, positions FROM "
@@ -163,9 +152,10 @@ public final class MarkerTable {
             st.setString(2, settings.sink());
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    Map<String, Position> run =
+                    Map<String, CommittedPosition> run =
                             byRun.computeIfAbsent(rs.getLong(1), r -> new LinkedHashMap<>());
-                    fromJson(rs.getString(2)).forEach((s, p) -> run.merge(s, p, Position::max));
+                    fromJson(rs.getString(2))
+                            .forEach((s, p) -> run.merge(s, p, CommittedPosition::combine));
                 }
             }
         }
@@ -212,15 +202,22 @@ public final class MarkerTable {
         }
     }
 
-    static String toJson(Map<String, Position> positions) {
+    /** The JSON of per-stream read positions, as an end committable carries them. */
+    static String readPositions(Map<String, String> positions) {
+        Map<String, CommittedPosition> typed = new LinkedHashMap<>();
+        positions.forEach((stream, p) -> typed.put(stream, CommittedPosition.read(p)));
+        return toJson(typed);
+    }
+
+    static String toJson(Map<String, CommittedPosition> positions) {
         ObjectNode doc = JSON.createObjectNode();
         positions.forEach(
                 (stream, p) -> doc.putObject(stream).put("type", p.type()).put("value", p.value()));
         return doc.toString();
     }
 
-    static Map<String, Position> fromJson(String text) {
-        Map<String, Position> out = new LinkedHashMap<>();
+    static Map<String, CommittedPosition> fromJson(String text) {
+        Map<String, CommittedPosition> out = new LinkedHashMap<>();
         if (text == null || text.isEmpty()) {
             return out;
         }
@@ -231,7 +228,7 @@ public final class MarkerTable {
                             e ->
                                     out.put(
                                             e.getKey(),
-                                            new Position(
+                                            new CommittedPosition(
                                                     e.getValue().path("type").asText(),
                                                     e.getValue().path("value").asText())));
         } catch (IOException e) {

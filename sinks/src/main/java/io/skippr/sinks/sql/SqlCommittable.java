@@ -16,8 +16,10 @@ import io.skippr.core.record.StreamSchema;
  * @param schema the rows' schema (null for {@link Kind#END})
  * @param staging the staging table's name for {@link Kind#ROWS}, the prepared transaction's id for
  *     {@link Kind#PREPARED}, else null
- * @param cursor the highest cursor value in the staged rows, as text, or null
- * @param cursorType the cursor column's type kind, or null
+ * @param cursor the highest cursor value in the staged rows, as text, or null; for {@link
+ *     Kind#END}, the read positions of the subtask's input ({@link MarkerTable#READ})
+ * @param cursorType the cursor column's type kind, or null; {@link MarkerTable#READ} for an end
+ *     with read positions
  */
 public record SqlCommittable(
         Kind kind,
@@ -53,8 +55,19 @@ public record SqlCommittable(
         return epoch + batch + 1;
     }
 
+    /**
+     * The end of a bounded run's subtask.
+     *
+     * @param readPositions per stream, the read positions the subtask's input held ({@link
+     *     io.skippr.core.record.ReadPositions}); empty when its source sends none
+     */
     public static SqlCommittable end(
-            long run, int subtask, int parallelism, long epoch, long batch) {
+            long run,
+            int subtask,
+            int parallelism,
+            long epoch,
+            long batch,
+            java.util.Map<String, String> readPositions) {
         return new SqlCommittable(
                 Kind.END,
                 run,
@@ -67,7 +80,7 @@ public record SqlCommittable(
                 null,
                 null,
                 0,
-                null,
-                null);
+                readPositions.isEmpty() ? null : MarkerTable.readPositions(readPositions),
+                readPositions.isEmpty() ? null : MarkerTable.READ);
     }
 }

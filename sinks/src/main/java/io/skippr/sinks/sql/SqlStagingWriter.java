@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.core.record.Column;
 import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.ReadPosition;
+import io.skippr.core.record.ReadPositions;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SchemaVersions;
@@ -56,6 +58,10 @@ public final class SqlStagingWriter
     private final Map<String, Segment> open = new LinkedHashMap<>();
     private final List<SqlCommittable> closed = new ArrayList<>();
     private long seq;
+
+    /** Per stream, the read positions of a bounded run's input, for its end committable. */
+    private final Map<String, String> readPositions = new java.util.TreeMap<>();
+
     private long batch;
 
     /**
@@ -172,6 +178,12 @@ public final class SqlStagingWriter
     public void write(SourceRecord record, Context context) throws IOException {
         if (record instanceof SchemaChange change) {
             accept(change.schema());
+            return;
+        }
+        if (record instanceof ReadPosition position) {
+            if (settings.bounded()) { // a continuous run's checkpoint holds its positions
+                readPositions.merge(position.stream(), position.position(), ReadPositions::union);
+            }
             return;
         }
         if (!(record instanceof Row row)) {
@@ -315,7 +327,9 @@ public final class SqlStagingWriter
         }
         unannounced.clear();
         if (settings.bounded()) {
-            out.add(SqlCommittable.end(settings.run(), subtask, parallelism, epoch, batch));
+            out.add(
+                    SqlCommittable.end(
+                            settings.run(), subtask, parallelism, epoch, batch, readPositions));
         }
         batch++;
         return out;

@@ -130,7 +130,7 @@ class PostgresPreparedITCase {
                                 50,
                                 Map.of(
                                         "orders",
-                                        new MarkerTable.Position(
+                                        new io.skippr.core.record.CommittedPosition(
                                                 "INT64", String.valueOf(subtask * 50 + 49)))));
             }
         }

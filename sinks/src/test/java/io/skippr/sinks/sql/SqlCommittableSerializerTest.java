@@ -39,7 +39,7 @@ class SqlCommittableSerializerTest {
                         99,
                         "12.50",
                         "DECIMAL");
-        SqlCommittable end = SqlCommittable.end(3, 1, 2, 0, 0);
+        SqlCommittable end = SqlCommittable.end(3, 1, 2, 0, 0, java.util.Map.of());
 
         for (SqlCommittable c : List.of(rows, end)) {
             assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(c)))

@@ -13,7 +13,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /** The enumerator's checkpoint; bump {@link #VERSION} when the encoding changes. */
 public final class PostgresEnumeratorStateSerializer
         implements SimpleVersionedSerializer<PostgresEnumeratorState> {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final PostgresEnumeratorStateSerializer INSTANCE =
             new PostgresEnumeratorStateSerializer();
@@ -46,12 +46,12 @@ public final class PostgresEnumeratorStateSerializer
 
     @Override
     public PostgresEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "Cannot read a Postgres source enumerator checkpoint written with serializer"
                             + " version "
                             + version
-                            + ": this version of Skippr reads version "
+                            + ": this version of Skippr reads versions 1 to "
                             + VERSION);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
@@ -70,7 +70,7 @@ public final class PostgresEnumeratorStateSerializer
         int p = in.readInt();
         List<PostgresSplit> pending = new ArrayList<>(p);
         for (int i = 0; i < p; i++) {
-            pending.add(PostgresSerde.readSplit(in));
+            pending.add(PostgresSerde.readSplit(in, version));
         }
         if (in.available() != 0) {
             throw new IOException(

@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
@@ -20,6 +21,10 @@ final class PostgresRecordEmitter
     @Override
     public void emitRecord(
             ReadRecord element, SourceOutput<SourceRecord> output, PostgresSplitState state) {
+        if (element.record() instanceof ReadPosition position) {
+            output.collect(position); // after the split's rows: it adds no progress of its own
+            return;
+        }
         StreamSchema schema = state.schema();
         long version = state.schemaVersion();
         Long seen = announced.get(schema.stream());

@@ -75,9 +75,16 @@ final class PostgresSerde {
             writeStrings(split.lastKey(), out);
         }
         out.writeLong(split.rowsEmitted());
+        out.writeBoolean(split.late() != null);
+        if (split.late() != null) {
+            writeStrings(split.late().stream().map(ReadEntry::toLine).toList(), out);
+        }
     }
 
-    static PostgresSplit readSplit(DataInputView in) throws IOException {
+    /**
+     * @param version the serializer version that wrote it: 1 had no late-commit reads
+     */
+    static PostgresSplit readSplit(DataInputView in, int version) throws IOException {
         String id = ValueCodec.readString(in);
         TableInfo table = readTable(in);
         Long keyFrom = readNullableLong(in);
@@ -90,7 +97,12 @@ final class PostgresSerde {
                                 in.readBoolean())
                         : null;
         List<String> lastKey = in.readBoolean() ? readStrings(in) : null;
-        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, in.readLong());
+        long rows = in.readLong();
+        List<ReadEntry> late =
+                version >= 2 && in.readBoolean()
+                        ? readStrings(in).stream().map(ReadEntry::parse).toList()
+                        : null;
+        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, rows, late);
     }
 
     static void writeStrings(List<String> strings, DataOutputView out) throws IOException {

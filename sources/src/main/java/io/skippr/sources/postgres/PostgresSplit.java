@@ -16,6 +16,8 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param lastKey the primary key (PostgreSQL text, key order) of the last emitted row: reading
  *     resumes after it; null before the first row and for tables without a key
  * @param rowsEmitted rows emitted so far: tables without a key resume by skipping them
+ * @param late for a split that reads late commits (rows of transactions an earlier read could not
+ *     see, by {@code xmin}) instead of a window: the earlier reads; null for any other split
  */
 public record PostgresSplit(
         String splitId,
@@ -24,28 +26,35 @@ public record PostgresSplit(
         Long keyTo,
         CursorWindow window,
         List<String> lastKey,
-        long rowsEmitted)
+        long rowsEmitted,
+        List<ReadEntry> late)
         implements SourceSplit {
 
     public PostgresSplit {
         Objects.requireNonNull(splitId, "splitId");
         Objects.requireNonNull(table, "table");
         lastKey = lastKey == null ? null : List.copyOf(lastKey);
+        late = late == null ? null : List.copyOf(late);
     }
 
     /** A split not yet read. */
     static PostgresSplit fresh(
             String splitId, TableInfo table, Long keyFrom, Long keyTo, CursorWindow window) {
-        return new PostgresSplit(splitId, table, keyFrom, keyTo, window, null, 0);
+        return new PostgresSplit(splitId, table, keyFrom, keyTo, window, null, 0, null);
+    }
+
+    /** A split reading the rows of transactions that {@code reads} could not see. */
+    static PostgresSplit lateCommits(String splitId, TableInfo table, List<ReadEntry> reads) {
+        return new PostgresSplit(splitId, table, null, null, null, null, 0, reads);
     }
 
     /** This split with reading progress. */
     PostgresSplit withProgress(List<String> key, long rows) {
-        return new PostgresSplit(splitId, table, keyFrom, keyTo, window, key, rows);
+        return new PostgresSplit(splitId, table, keyFrom, keyTo, window, key, rows, late);
     }
 
     PostgresSplit withId(String id) {
-        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, rowsEmitted);
+        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late);
     }
 
     @Override
@@ -63,6 +72,7 @@ public record PostgresSplit(
                                 + "]"
                                 + (window.includeNull() ? " and NULL" : "")
                         : "")
+                + (late != null ? " late commits of " + late.size() + " reads" : "")
                 + (lastKey != null ? " after " + lastKey : "")
                 + " rows "
                 + rowsEmitted

@@ -1,11 +1,16 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.core.record.ReadPosition;
+import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
@@ -35,6 +40,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private ResultSet rows;
     private RowDecoder decoder;
     private long ordinal;
+    private List<Long> inProgress = List.of();
 
     PostgresSplitReader(PostgresConnectionConfig connectionConfig, int fetchSize) {
         this.connectionConfig = connectionConfig;
@@ -56,6 +62,10 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
         try {
             for (int n = 0; n < BATCH_ROWS; n++) {
                 if (!rows.next()) {
+                    ReadPosition position = position(current);
+                    if (position != null) {
+                        batch.add(id, new ReadRecord(position, null, ordinal));
+                    }
                     finishCurrent();
                     batch.addFinishedSplit(id);
                     break;
@@ -90,8 +100,14 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 connection = connectionConfig.connect();
                 connection.setAutoCommit(false);
                 connection.setReadOnly(true);
+                // one snapshot for the split's query and the in-progress list read before it
+                connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             }
             LOG.info("Reading {}", split);
+            inProgress =
+                    split.window() != null || split.late() != null
+                            ? inProgress(connection)
+                            : List.of();
             rows = query.execute(connection, fetchSize);
             decoder = new RowDecoder(split.table());
             ordinal = split.rowsEmitted();
@@ -108,6 +124,51 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                             + e.getMessage(),
                     e);
         }
+    }
+
+    /**
+     * The transactions in progress in this transaction's snapshot (taken by this, its first
+     * statement), as the 32-bit ids rows carry in {@code xmin}: rows they write are invisible to
+     * the split's query, whatever their cursor value.
+     */
+    private static List<Long> inProgress(Connection c) throws SQLException {
+        List<Long> xids = new ArrayList<>();
+        try (Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT txid_snapshot_xip(txid_current_snapshot())")) {
+            while (rs.next()) {
+                xids.add(ReadEntry.xid(rs.getLong(1)));
+            }
+        }
+        return xids;
+    }
+
+    /**
+     * How far a split read its table, sent after its rows: a window's top with the transactions its
+     * snapshot could not see; for a late-commit split, the earlier reads' transactions that are
+     * still in progress, and their top. Null for a table without a cursor column.
+     */
+    private ReadPosition position(PostgresSplit split) {
+        List<String> entries = new ArrayList<>();
+        if (split.window() != null) {
+            entries.add(
+                    new ReadEntry(split.window().upTo(), split.keyFrom(), split.keyTo(), inProgress)
+                            .toLine());
+        }
+        if (split.late() != null) {
+            for (ReadEntry read : split.late()) {
+                ReadEntry open = read.keeping(inProgress);
+                // an entry without transactions still keeps its top: where the next window starts
+                entries.add(
+                        (open.xids().isEmpty()
+                                        ? new ReadEntry(read.upTo(), null, null, List.of())
+                                        : open)
+                                .toLine());
+            }
+        }
+        return entries.isEmpty()
+                ? null
+                : new ReadPosition(split.table().stream(), ReadPositions.of(entries));
     }
 
     /** Ends the current split's query and its transaction. */

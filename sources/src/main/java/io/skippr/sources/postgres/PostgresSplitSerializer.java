@@ -7,7 +7,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Splits in checkpoints and on the wire; bump {@link #VERSION} when the encoding changes. */
 public final class PostgresSplitSerializer implements SimpleVersionedSerializer<PostgresSplit> {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final PostgresSplitSerializer INSTANCE = new PostgresSplitSerializer();
 
@@ -25,15 +25,15 @@ public final class PostgresSplitSerializer implements SimpleVersionedSerializer<
 
     @Override
     public PostgresSplit deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "Cannot read a Postgres source split written with serializer version "
                             + version
-                            + ": this version of Skippr reads version "
+                            + ": this version of Skippr reads versions 1 to "
                             + VERSION);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        PostgresSplit split = PostgresSerde.readSplit(in);
+        PostgresSplit split = PostgresSerde.readSplit(in, version);
         if (in.available() != 0) {
             throw new IOException("Postgres source split has " + in.available() + " extra bytes");
         }

@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -46,7 +47,18 @@ final class SplitPlanner {
             for (TableInfo table : tables) {
                 CursorWindow window = null;
                 if (table.cursorColumn() != null) {
-                    String start = config.startPositions().get(table.stream());
+                    String committed = config.startPositions().get(table.stream());
+                    List<ReadEntry> reads = reads(committed);
+                    String start = reads == null ? committed : highest(c, table, reads);
+                    if (reads != null && start != null) {
+                        List<ReadEntry> late =
+                                new ArrayList<>(
+                                        reads.stream().filter(r -> !r.xids().isEmpty()).toList());
+                        if (!late.isEmpty()) {
+                            late.add(new ReadEntry(start, null, null, List.of())); // the top
+                            splits.add(PostgresSplit.lateCommits("", table, late));
+                        }
+                    }
                     String max = maxCursor(c, table, start);
                     if (start == null) {
                         window = new CursorWindow(null, max, true);
@@ -72,6 +84,41 @@ final class SplitPlanner {
                             + " failed: "
                             + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * The reads a committed position remembers ({@link ReadEntry}), or null for a position of an
+     * earlier version (a cursor value) or none.
+     */
+    static List<ReadEntry> reads(String committed) {
+        if (!ReadPositions.isEntries(committed)) {
+            return null;
+        }
+        return ReadPositions.entries(committed).stream().map(ReadEntry::parse).toList();
+    }
+
+    /** The highest window top of {@code reads}, in the cursor column's order; null for none. */
+    static String highest(Connection c, TableInfo table, List<ReadEntry> reads)
+            throws SQLException {
+        ColumnInfo cursor = table.column(table.cursorColumn());
+        try (PreparedStatement s =
+                c.prepareStatement(
+                        "SELECT max(v::"
+                                + cursor.castType()
+                                + ")::text FROM unnest(?::text[]) AS v")) {
+            s.setArray(
+                    1,
+                    c.createArrayOf(
+                            "text",
+                            reads.stream()
+                                    .map(ReadEntry::upTo)
+                                    .filter(java.util.Objects::nonNull)
+                                    .toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
         }
     }
 

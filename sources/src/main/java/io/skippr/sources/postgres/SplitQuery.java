@@ -49,6 +49,9 @@ final class SplitQuery {
                 where.add(afterKey(table, split.lastKey(), params));
             }
         }
+        if (split.late() != null) {
+            where.add(lateCommits(table, split.late(), params));
+        }
         CursorWindow window = split.window();
         if (window != null) {
             ColumnInfo cursor = table.column(table.cursorColumn());
@@ -83,6 +86,42 @@ final class SplitQuery {
             params.add(split.rowsEmitted());
         }
         return new SplitQuery(sql.toString(), params);
+    }
+
+    /**
+     * Rows an earlier read could not see because their transaction was in progress: per read, its
+     * key range, cursor values up to its window's top, and {@code xmin} one of its transactions.
+     */
+    private static String lateCommits(TableInfo table, List<ReadEntry> reads, List<Object> params) {
+        List<String> any = new ArrayList<>();
+        String xmin = "(" + ALIAS + ".xmin::text::int8)";
+        for (ReadEntry read : reads) {
+            if (read.xids().isEmpty()) {
+                continue;
+            }
+            List<String> all = new ArrayList<>();
+            all.add(
+                    xmin
+                            + " IN ("
+                            + read.xids().stream().map(x -> "?").collect(Collectors.joining(", "))
+                            + ")");
+            params.addAll(read.xids());
+            if (read.keyFrom() != null) {
+                all.add(column(table.primaryKey().get(0)) + " >= ?");
+                params.add(read.keyFrom());
+            }
+            if (read.keyTo() != null) {
+                all.add(column(table.primaryKey().get(0)) + " < ?");
+                params.add(read.keyTo());
+            }
+            if (read.upTo() != null) {
+                ColumnInfo cursor = table.column(table.cursorColumn());
+                all.add(column(cursor.name()) + " <= ?::" + cursor.castType());
+                params.add(read.upTo());
+            }
+            any.add("(" + String.join(" AND ", all) + ")");
+        }
+        return any.isEmpty() ? "FALSE" : "(" + String.join(" OR ", any) + ")";
     }
 
     /** {@code "k" > ?} or, for a composite key, {@code ("a", "b") > (?, ?)}, cast from text. */

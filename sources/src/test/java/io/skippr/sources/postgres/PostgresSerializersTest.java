@@ -64,7 +64,8 @@ class PostgresSerializersTest {
                                 null,
                                 new CursorWindow(null, "2024-05-01 10:00:00+00", true),
                                 List.of("42"),
-                                17),
+                                17,
+                                null),
                         new PostgresSplit(
                                 "t#3",
                                 new TableInfo("s", "nokey", table.columns(), List.of(), null),
@@ -72,7 +73,8 @@ class PostgresSerializersTest {
                                 null,
                                 new CursorWindow("a", null, false),
                                 null,
-                                123_456_789_012L),
+                                123_456_789_012L,
+                                null),
                         new PostgresSplit(
                                 "t#4",
                                 new TableInfo(
@@ -85,7 +87,14 @@ class PostgresSerializersTest {
                                 null,
                                 null,
                                 List.of("1", "{\"a b\",c}"),
-                                2));
+                                2,
+                                null),
+                        PostgresSplit.lateCommits(
+                                "t#5",
+                                table,
+                                List.of(
+                                        new ReadEntry("17", 1L, 50L, List.of(4_000_000_000L, 7L)),
+                                        new ReadEntry(null, null, null, List.of()))));
         PostgresSplitSerializer serializer = PostgresSplitSerializer.INSTANCE;
         for (PostgresSplit split : splits) {
             byte[] bytes = serializer.serialize(split);
@@ -126,7 +135,7 @@ class PostgresSerializersTest {
         assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(99, split))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 99")
-                .hasMessageContaining("reads version 1");
+                .hasMessageContaining("reads versions 1 to 2");
         byte[] state =
                 PostgresEnumeratorStateSerializer.INSTANCE.serialize(
                         PostgresEnumeratorState.initial());
