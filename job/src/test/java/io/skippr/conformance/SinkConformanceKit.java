@@ -499,4 +499,56 @@ public abstract class SinkConformanceKit {
         }
         assertHolds("orders", 1, 1003);
     }
+
+    /**
+     * Passes when files are read once across bounded runs: a rerun over unchanged files adds
+     * nothing, a new file is read, and a file that grew is read from where the last run ended.
+     */
+    @Test
+    void filesAreReadOnceAndAGrownFileFromWhereTheLastRunEnded() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("in"));
+        orderLines(in.resolve("a.jsonl"), 1, 501);
+        orderLines(in.resolve("b.jsonl"), 501, 1001);
+        KitPipeline.Run files =
+                pipeline.sourceYaml(
+                        "    LocalFile:\n      path: " + in + "/*.jsonl\n      stream: orders\n");
+
+        pipeline.once(files);
+        assertHolds("orders", 1, 1001);
+        long second = written(pipeline.once(files), "orders");
+        assertHolds("orders", 1, 1001);
+        orderLines(in.resolve("b.jsonl"), 1001, 1101);
+        orderLines(in.resolve("c.jsonl"), 1101, 1201);
+        long third = written(pipeline.once(files), "orders");
+
+        assertHolds("orders", 1, 1201);
+        if (exactlyOnce()) {
+            assertThat(second).as("rows sent by a rerun over unchanged files").isZero();
+            assertThat(third).as("rows sent for the grown and the new file").isEqualTo(200);
+        }
+    }
+
+    /**
+     * Appends order rows {@code from..to-1} to a JSONL file, as the kit's source table has them.
+     */
+    private static void orderLines(Path file, long from, long to) throws Exception {
+        StringBuilder lines = new StringBuilder();
+        for (long i = from; i < to; i++) {
+            lines.append(
+                    String.format(
+                            Locale.ROOT,
+                            "{\"id\": %d, \"customer_id\": %d, \"amount\": %s, \"status\":"
+                                    + " \"new\"}%n",
+                            i,
+                            i % 97,
+                            new BigDecimal("1.25")
+                                    .multiply(BigDecimal.valueOf(i))
+                                    .toPlainString()));
+        }
+        Files.writeString(
+                file,
+                lines,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+    }
 }

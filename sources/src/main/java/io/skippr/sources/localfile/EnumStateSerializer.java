@@ -54,7 +54,7 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         int m = in.readInt();
         List<FileSplit> pending = new ArrayList<>(m);
         for (int i = 0; i < m; i++) {
-            pending.add(FileSplitSerializer.read(in));
+            pending.add(FileSplitSerializer.read(in, version));
         }
         return new EnumState(schema, known, pending, in.readBoolean());
     }

@@ -42,6 +42,9 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
     private volatile StreamSchema schema;
     private boolean discovered;
 
+    /** True until the first listing, which compares the files with the committed position. */
+    private final java.util.concurrent.atomic.AtomicBoolean firstListing;
+
     FileEnumerator(
             SplitEnumeratorContext<FileSplit> context, LocalFileSource source, EnumState state) {
         this.context = context;
@@ -52,6 +55,8 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             pending.put(split.path(), split);
         }
         this.discovered = state.discovered();
+        // a restored enumerator's state knows better than the committed position
+        this.firstListing = new java.util.concurrent.atomic.AtomicBoolean(!state.discovered());
     }
 
     @Override
@@ -66,8 +71,25 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         }
     }
 
-    /** What one listing found: files not seen before and the schema including them. */
-    record Discovery(List<String> files, StreamSchema schema) {}
+    /**
+     * What one listing found: files not seen before and the schema including them; on the first
+     * listing, also what the committed position says of them.
+     *
+     * @param from per file to read from a committed position, where to start: the end of the last
+     *     read of a grown file, or the start of a rewritten file's next generation
+     * @param unchanged files the committed position says were read to their end
+     * @param carried the committed positions of {@code unchanged}, for this run's position
+     */
+    record Discovery(
+            List<String> files,
+            StreamSchema schema,
+            Map<String, FileEntry> from,
+            List<String> unchanged,
+            List<String> carried) {
+        Discovery(List<String> files, StreamSchema schema) {
+            this(files, schema, Map.of(), List.of(), List.of());
+        }
+    }
 
     /** Lists the glob and inspects new files; runs on the worker thread. */
     Discovery discover() throws IOException {
@@ -77,8 +99,29 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                 fresh.add(file);
             }
         }
+        Map<String, FileEntry> from = new TreeMap<>();
+        List<String> unchanged = new ArrayList<>();
+        List<String> carried = new ArrayList<>();
+        if (firstListing.compareAndSet(true, false)) {
+            Map<String, FileEntry> committed = source.committed();
+            for (Iterator<Path> it = fresh.iterator(); it.hasNext(); ) {
+                Path file = it.next();
+                FileEntry read = committed.get(file.toString());
+                if (read == null) {
+                    continue;
+                }
+                FileEntry start = resumeFrom(file, read);
+                if (start == null) {
+                    it.remove();
+                    unchanged.add(file.toString());
+                    carried.add(read.toLine());
+                } else {
+                    from.put(file.toString(), start);
+                }
+            }
+        }
         if (fresh.isEmpty()) {
-            return new Discovery(List.of(), schema);
+            return new Discovery(List.of(), schema, from, unchanged, carried);
         }
         source.checkFormat(fresh);
         StreamSchema current = schema;
@@ -96,7 +139,33 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         for (Path p : fresh) {
             paths.add(p.toString());
         }
-        return new Discovery(paths, next);
+        return new Discovery(paths, next, from, unchanged, carried);
+    }
+
+    /**
+     * Where to read {@code file} from, given how far a committed run read it: null when it has
+     * nothing new; the end of that read when it only grew (JSONL, CSV); its start, as the next
+     * generation, when it was rewritten (shorter, or its first bytes changed, or a Parquet file
+     * that changed at all).
+     */
+    private FileEntry resumeFrom(Path file, FileEntry read) throws IOException {
+        long size = java.nio.file.Files.size(file);
+        boolean grown = size > read.offset();
+        if (size >= read.offset()
+                && read.sameHead(file)
+                && (!grown || source.format() != FileFormat.PARQUET)) {
+            return grown ? read : null;
+        }
+        LOG.warn(
+                "LocalFile source {}: {} changed since a run read {} bytes of it ({} now, {});"
+                        + " reading it again from its start as generation {}",
+                source.stream(),
+                file,
+                read.offset(),
+                size,
+                size < read.offset() ? "shorter" : "its first bytes differ",
+                read.generation() + 1);
+        return new FileEntry(file.toString(), 0, 0, 0, "", read.generation() + 1);
     }
 
     /** Takes in a listing; runs on the coordinator thread. Throwing fails the job. */
@@ -113,9 +182,18 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         }
         schema = merge(schema, found.schema());
         List<String> added = new ArrayList<>();
+        known.addAll(found.unchanged());
         for (String path : found.files()) {
             if (known.add(path)) {
-                pending.put(path, FileSplit.unread(path, source.format(), splitSchema()));
+                FileSplit split = FileSplit.unread(path, source.format(), splitSchema());
+                FileEntry start = found.from().get(path);
+                if (start != null) {
+                    split = split.at(start.records(), start.offset(), start.generation());
+                }
+                if (added.isEmpty() && !found.carried().isEmpty()) {
+                    split = split.carrying(found.carried());
+                }
+                pending.put(path, split);
                 added.add(path);
             }
         }

@@ -1,5 +1,6 @@
 package io.skippr.sources.localfile;
 
+import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
@@ -27,6 +28,8 @@ final class FileRecordEmitter implements RecordEmitter<FileRecord, SourceRecord,
             last = element.schema();
         }
         output.collect(element.record());
-        state.advance(element);
+        if (!(element.record() instanceof ReadPosition)) { // sent last: it moves nothing on
+            state.advance(element);
+        }
     }
 }

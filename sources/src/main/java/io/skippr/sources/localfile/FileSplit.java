@@ -1,6 +1,7 @@
 package io.skippr.sources.localfile;
 
 import io.skippr.core.record.StreamSchema;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.connector.source.SourceSplit;
 
@@ -16,20 +17,50 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param byteOffset for CSV and JSONL, the file offset just after the last record read, where a
  *     restored reader seeks to; -1 if unknown (the reader then skips {@code recordsRead} records).
  *     Unused (0) for Parquet.
+ * @param generation which reading of the file this is: 0, or one more per rewrite seen ({@link
+ *     FileEntry})
+ * @param carried positions of files this run does not read again, which its position must keep
+ *     ({@link FileEntry} lines); sent with this split's own
  */
 public record FileSplit(
-        String path, FileFormat format, StreamSchema schema, long recordsRead, long byteOffset)
+        String path,
+        FileFormat format,
+        StreamSchema schema,
+        long recordsRead,
+        long byteOffset,
+        int generation,
+        List<String> carried)
         implements SourceSplit {
 
     public FileSplit {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(schema, "schema");
+        carried = List.copyOf(carried);
+    }
+
+    public FileSplit(
+            String path,
+            FileFormat format,
+            StreamSchema schema,
+            long recordsRead,
+            long byteOffset) {
+        this(path, format, schema, recordsRead, byteOffset, 0, List.of());
     }
 
     /** A split of a file not read yet. */
     static FileSplit unread(String path, FileFormat format, StreamSchema schema) {
         return new FileSplit(path, format, schema, 0, 0);
+    }
+
+    /** This split with the positions of {@code files} to send with its own. */
+    FileSplit carrying(List<String> files) {
+        return new FileSplit(path, format, schema, recordsRead, byteOffset, generation, files);
+    }
+
+    /** This split at another reading position. */
+    FileSplit at(long records, long offset, int newGeneration) {
+        return new FileSplit(path, format, schema, records, offset, newGeneration, carried);
     }
 
     @Override

@@ -1,9 +1,15 @@
 package io.skippr.sources.localfile;
 
+import io.skippr.core.record.ReadPosition;
+import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
@@ -21,6 +27,11 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
     private FileSplit current;
     private FormatReader reader;
 
+    /** The current split's records read and byte offset after its last record. */
+    private long records;
+
+    private long offset;
+
     @Override
     public RecordsWithSplitIds<FileRecord> fetch() throws IOException {
         RecordsBySplits.Builder<FileRecord> batch = new RecordsBySplits.Builder<>();
@@ -29,12 +40,28 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
             if (current == null) {
                 return batch.build();
             }
+            records = current.recordsRead();
+            offset = current.byteOffset();
             try {
+                if (current.format() == FileFormat.PARQUET) {
+                    offset = Files.size(Path.of(current.path())); // read whole: its size
+                }
                 reader = FormatReader.open(current);
             } catch (NoSuchFileException e) {
                 LOG.warn(
                         "LocalFile: {} was removed before it was read; skipping it",
                         current.path());
+                if (!current.carried().isEmpty()) { // positions of other files still count
+                    batch.add(
+                            current.splitId(),
+                            new FileRecord(
+                                    new ReadPosition(
+                                            current.schema().stream(),
+                                            ReadPositions.of(current.carried())),
+                                    current.schema(),
+                                    0,
+                                    0));
+                }
                 batch.addFinishedSplit(current.splitId());
                 current = null;
                 return batch.build();
@@ -43,13 +70,32 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
         for (int i = 0; i < BATCH; i++) {
             FileRecord record = reader.next();
             if (record == null) {
+                batch.add(current.splitId(), position());
                 batch.addFinishedSplit(current.splitId());
                 closeReader();
                 break;
             }
+            records = record.recordsRead();
+            offset = record.byteOffset();
             batch.add(current.splitId(), record);
         }
         return batch.build();
+    }
+
+    /**
+     * How far the split read its file, with the positions it carries of files this run does not
+     * read: sent after its rows, committed with them.
+     */
+    private FileRecord position() throws IOException {
+        List<String> entries = new ArrayList<>(current.carried());
+        entries.add(
+                FileEntry.of(Path.of(current.path()), offset, records, current.generation())
+                        .toLine());
+        return new FileRecord(
+                new ReadPosition(current.schema().stream(), ReadPositions.of(entries)),
+                current.schema(),
+                records,
+                offset);
     }
 
     private void closeReader() throws IOException {

@@ -10,12 +10,13 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Binary form of a {@link FileSplit} in checkpoints. Version 1: path, format name, schema (as
- * {@link ValueCodec#writeSchema}), records read, byte offset.
+ * {@link ValueCodec#writeSchema}), records read, byte offset; version 2 adds the generation and the
+ * carried positions.
  */
 public final class FileSplitSerializer implements SimpleVersionedSerializer<FileSplit> {
     public static final FileSplitSerializer INSTANCE = new FileSplitSerializer();
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -32,17 +33,17 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
     @Override
     public FileSplit deserialize(int version, byte[] serialized) throws IOException {
         checkVersion("LocalFile split", version);
-        return read(new DataInputDeserializer(serialized));
+        return read(new DataInputDeserializer(serialized), version);
     }
 
     static void checkVersion(String what, int version) throws IOException {
-        if (version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "Unknown "
                             + what
                             + " serializer version "
                             + version
-                            + "; this Skippr version reads version "
+                            + "; this Skippr version reads versions 1 to "
                             + VERSION);
         }
     }
@@ -53,9 +54,14 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
         ValueCodec.writeSchema(split.schema(), out);
         out.writeLong(split.recordsRead());
         out.writeLong(split.byteOffset());
+        out.writeInt(split.generation());
+        out.writeInt(split.carried().size());
+        for (String line : split.carried()) {
+            ValueCodec.writeString(line, out);
+        }
     }
 
-    static FileSplit read(DataInputView in) throws IOException {
+    static FileSplit read(DataInputView in, int version) throws IOException {
         String path = ValueCodec.readString(in);
         String format = ValueCodec.readString(in);
         FileFormat f;
@@ -64,6 +70,17 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
         } catch (IllegalArgumentException e) {
             throw new IOException("Unknown file format " + format + " in a LocalFile split", e);
         }
-        return new FileSplit(path, f, ValueCodec.readSchema(in), in.readLong(), in.readLong());
+        var schema = ValueCodec.readSchema(in);
+        long records = in.readLong();
+        long offset = in.readLong();
+        if (version < 2) {
+            return new FileSplit(path, f, schema, records, offset);
+        }
+        int generation = in.readInt();
+        java.util.List<String> carried = new java.util.ArrayList<>();
+        for (int n = in.readInt(); n > 0; n--) {
+            carried.add(ValueCodec.readString(in));
+        }
+        return new FileSplit(path, f, schema, records, offset, generation, carried);
     }
 }

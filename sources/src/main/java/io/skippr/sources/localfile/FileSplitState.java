@@ -23,6 +23,13 @@ final class FileSplitState {
     }
 
     FileSplit toSplit() {
-        return new FileSplit(split.path(), split.format(), schema, recordsRead, byteOffset);
+        return new FileSplit(
+                split.path(),
+                split.format(),
+                schema,
+                recordsRead,
+                byteOffset,
+                split.generation(),
+                split.carried());
     }
 }

@@ -13,7 +13,9 @@ import java.util.Map;
 
 /**
  * Reads the records of one file split, resuming after the records the split has already read. Rows
- * carry the position {@code <absolute path>#<record number from 1>}.
+ * carry the position {@code <absolute path>#<record number from 1>}, or {@code <absolute
+ * path>~<generation>#<record number>} once the file was rewritten and is read again ({@link
+ * FileEntry}).
  */
 abstract class FormatReader implements Closeable {
     protected final Path file;
@@ -22,12 +24,14 @@ abstract class FormatReader implements Closeable {
     protected long version;
     protected final Map<String, Integer> index = new HashMap<>();
     protected long recordsRead;
+    private final String prefix;
 
     protected FormatReader(FileSplit split) {
         this.file = Path.of(split.path());
         this.schema = split.schema();
         this.stream = schema.stream();
         this.version = schema.version();
+        this.prefix = split.generation() == 0 ? file + "#" : file + "~" + split.generation() + "#";
         for (int i = 0; i < schema.size(); i++) {
             index.putIfAbsent(schema.columns().get(i).name(), i);
         }
@@ -55,7 +59,7 @@ abstract class FormatReader implements Closeable {
 
     /** The position of the record just read. */
     protected String position() {
-        return file + "#" + recordsRead;
+        return prefix + recordsRead;
     }
 
     protected FileRecord row(Object[] values, long offset) {

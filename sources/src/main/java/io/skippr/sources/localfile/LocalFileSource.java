@@ -37,6 +37,7 @@ public final class LocalFileSource
     private final String stream;
     private final boolean bounded;
     private final long discoveryIntervalMillis;
+    private final String committed;
 
     private LocalFileSource(
             FileGlob glob,
@@ -44,13 +45,37 @@ public final class LocalFileSource
             boolean formatFromFiles,
             String stream,
             boolean bounded,
-            long discoveryIntervalMillis) {
+            long discoveryIntervalMillis,
+            String committed) {
         this.glob = glob;
         this.format = format;
         this.formatFromFiles = formatFromFiles;
         this.stream = stream;
         this.bounded = bounded;
         this.discoveryIntervalMillis = discoveryIntervalMillis;
+        this.committed = committed;
+    }
+
+    /**
+     * This source starting from {@code position}, the position a sink committed for its stream
+     * (null for none): files read to their end are not read again, grown files are read from where
+     * the last run stopped ({@link FileEntry}).
+     */
+    public LocalFileSource from(String position) {
+        return new LocalFileSource(
+                glob, format, formatFromFiles, stream, bounded, discoveryIntervalMillis, position);
+    }
+
+    /** Per file, how far the committed position says it was read; empty for none. */
+    java.util.Map<String, FileEntry> committed() {
+        java.util.Map<String, FileEntry> files = new java.util.TreeMap<>();
+        if (io.skippr.core.record.ReadPositions.isEntries(committed)) {
+            for (String line : io.skippr.core.record.ReadPositions.entries(committed)) {
+                FileEntry entry = FileEntry.parse(line);
+                files.put(entry.file(), entry);
+            }
+        }
+        return files;
     }
 
     /**
@@ -84,7 +109,8 @@ public final class LocalFileSource
                     false,
                     stream,
                     bounded,
-                    discoveryIntervalMillis);
+                    discoveryIntervalMillis,
+                    null);
         }
         String name = glob.fileNamePattern();
         int dot = name.lastIndexOf('.');
@@ -94,7 +120,7 @@ public final class LocalFileSource
                         : Optional.empty();
         if (fromGlob.isPresent()) {
             return new LocalFileSource(
-                    glob, fromGlob.get(), false, stream, bounded, discoveryIntervalMillis);
+                    glob, fromGlob.get(), false, stream, bounded, discoveryIntervalMillis, null);
         }
         List<Path> files;
         try {
@@ -112,7 +138,8 @@ public final class LocalFileSource
                             + " set format");
         }
         FileFormat inferred = formatOf(stream, files);
-        return new LocalFileSource(glob, inferred, true, stream, bounded, discoveryIntervalMillis);
+        return new LocalFileSource(
+                glob, inferred, true, stream, bounded, discoveryIntervalMillis, null);
     }
 
     /** The one format the extensions of {@code files} tell. */

@@ -28,6 +28,7 @@ public final class LocalFileSourceFactory implements SourceFactory {
         String format = settings.string("format").orElse(null);
         String stream = settings.string("stream").filter(s -> !s.isBlank()).orElse(context.entry());
         return LocalFileSource.of(
-                path, format, stream, context.bounded(), Path.of("").toAbsolutePath());
+                        path, format, stream, context.bounded(), Path.of("").toAbsolutePath())
+                .from(context.startPositions().get(stream));
     }
 }

@@ -69,11 +69,28 @@ class LocalFileSourceITCase {
         return env.fromSource(source, WatermarkStrategy.noWatermarks(), "localfile");
     }
 
+    /**
+     * The schemas and rows the source emits; the read position each split sends after its rows is
+     * checked, and left out: files positions have tests of their own.
+     */
     private static List<SourceRecord> collect(DataStream<SourceRecord> stream) throws Exception {
         List<SourceRecord> out = new ArrayList<>();
+        java.util.Set<String> positionsOf = new java.util.HashSet<>();
         try (CloseableIterator<SourceRecord> it = stream.executeAndCollect("localfile-test")) {
-            it.forEachRemaining(out::add);
+            it.forEachRemaining(
+                    r -> {
+                        if (r instanceof io.skippr.core.record.ReadPosition p) {
+                            assertThat(io.skippr.core.record.ReadPositions.entries(p.position()))
+                                    .isNotEmpty();
+                            positionsOf.add(p.stream());
+                        } else {
+                            out.add(r);
+                        }
+                    });
         }
+        out.stream()
+                .filter(r -> r instanceof Row)
+                .forEach(r -> assertThat(positionsOf).contains(r.stream()));
         return out;
     }
 

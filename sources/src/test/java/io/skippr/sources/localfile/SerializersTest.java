@@ -28,6 +28,10 @@ class SerializersTest {
         assertThat(back).isEqualTo(split);
         assertThat(back.schema().version()).isEqualTo(SCHEMA.version());
         assertThat(back.splitId()).isEqualTo("/data/ø/orders 1.csv");
+
+        FileSplit carrying =
+                split.at(7, 99, 3).carrying(List.of("{\"file\":\"/data/a.csv\"}", "ø"));
+        assertThat(s.deserialize(s.getVersion(), s.serialize(carrying))).isEqualTo(carrying);
     }
 
     @Test
@@ -49,15 +53,15 @@ class SerializersTest {
         byte[] split =
                 FileSplitSerializer.INSTANCE.serialize(
                         FileSplit.unread("/a.csv", FileFormat.CSV, SCHEMA));
-        assertThatThrownBy(() -> FileSplitSerializer.INSTANCE.deserialize(2, split))
+        assertThatThrownBy(() -> FileSplitSerializer.INSTANCE.deserialize(3, split))
                 .isInstanceOf(IOException.class)
                 .hasMessage(
-                        "Unknown LocalFile split serializer version 2; this Skippr version reads"
-                                + " version 1");
+                        "Unknown LocalFile split serializer version 3; this Skippr version reads"
+                                + " versions 1 to 2");
         assertThatThrownBy(() -> EnumStateSerializer.INSTANCE.deserialize(7, new byte[0]))
                 .isInstanceOf(IOException.class)
                 .hasMessage(
                         "Unknown LocalFile enumerator state serializer version 7; this Skippr"
-                                + " version reads version 1");
+                                + " version reads versions 1 to 2");
     }
 }
