@@ -1,5 +1,6 @@
 package io.skippr.conformance;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.skippr.core.record.DataType.Kind;
@@ -27,6 +28,9 @@ final class Canonical {
 
     private static final ObjectMapper JSON =
             new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+
+    private static final ObjectMapper READ =
+            new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** Space or T between date and time, optional fraction and offset. */
     private static final DateTimeFormatter SQL_TIMESTAMP =
@@ -102,17 +106,12 @@ final class Canonical {
     }
 
     /**
-     * JSON text with sorted keys and no spaces. Text that does not parse is a JSON string document
-     * embedded in JSON lines ({@code "doc": "just text"}), which readers see as a plain string.
+     * JSON text with sorted keys and no spaces. Text that does not parse as one JSON document (bare
+     * {@code just text}, or a document followed by more) is not JSON: it fails, so that a JSON
+     * column landing as invalid text cannot pass for the JSON string {@code "just text"}.
      */
     private static String json(String text) throws java.io.IOException {
-        Object document;
-        try {
-            document = JSON.readValue(text, Object.class);
-        } catch (java.io.IOException e) {
-            document = text;
-        }
-        return JSON.writeValueAsString(document);
+        return JSON.writeValueAsString(READ.readValue(text, Object.class));
     }
 
     private static String bytes(Object value) throws java.sql.SQLException {

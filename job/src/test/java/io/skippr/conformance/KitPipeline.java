@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -155,9 +154,15 @@ final class KitPipeline {
         return Files.readString(dir.resolve(name + ".err"));
     }
 
-    static void await(BooleanSupplier condition) {
+    /** A condition on what the destination holds; a read error fails the wait. */
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls {@code condition} until it holds, for at most 90 s; a read error fails at once. */
+    static void await(Condition condition) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!condition.getAsBoolean()) {
+        while (!condition.holds()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the destination did not catch up within 90 s");
             }

@@ -7,6 +7,7 @@ import io.skippr.config.ConfigException;
 import io.skippr.config.catalog.Catalog;
 import io.skippr.config.catalog.Guarantee;
 import io.skippr.config.catalog.Role;
+import io.skippr.core.record.DataType;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.FailPoint.Stage;
 import io.skippr.job.PipelineGraph;
@@ -105,16 +106,22 @@ public abstract class SinkConformanceKit {
         }
     }
 
-    private long keys(String stream) {
-        try {
-            Set<Long> keys = new HashSet<>();
-            for (Map<String, Object> row : fixture.rows(dir, stream)) {
-                keys.add(((Number) row.get("id")).longValue());
-            }
-            return keys.size();
-        } catch (Exception e) {
-            return 0; // the destination has nothing readable yet
+    private long keys(String stream) throws Exception {
+        return keys(fixture, dir, stream);
+    }
+
+    /**
+     * How many distinct keys the destination holds for {@code stream}. Zero only when its table or
+     * folder does not exist (the fixture's reader says so by returning no rows); any read error (a
+     * truncated file, an unreadable table, Iceberg metadata pointing to a missing file) fails the
+     * test rather than passing for "nothing visible".
+     */
+    static long keys(SinkFixture fixture, Path dir, String stream) throws Exception {
+        Set<Long> keys = new HashSet<>();
+        for (Map<String, Object> row : fixture.rows(dir, stream)) {
+            keys.add(((Number) row.get("id")).longValue());
         }
+        return keys.size();
     }
 
     private static long written(Map<String, Map<String, Long>> counters, String stream) {
@@ -204,17 +211,28 @@ public abstract class SinkConformanceKit {
         assertThat(pipeline.err("killed"))
                 .contains("skippr: injected failure: " + stage.label() + " #1, halting the JVM");
         if (exactlyOnce()) {
-            // A bounded run is all or nothing: killed before its commit, nothing shows; killed
-            // after one commit, a SQL sink's one transaction shows it all, while a file sink whose
-            // other subtasks had not recorded their commit yet shows none of it.
-            assertThat(keys("orders"))
-                    .as("rows visible after the kill")
-                    .isIn(stage == Stage.BEFORE_COMMIT ? List.of(0L) : List.of(0L, 2000L));
+            assertVisibleAfterKill(fixture, stage, keys("orders"), 2000);
         }
         source.orders("orders", 2001, 2101);
         int rerun = pipeline.process("rerun", orders(), null);
         assertThat(rerun).as(pipeline.err("rerun")).isZero();
         assertHolds("orders", 1, 2101);
+    }
+
+    /**
+     * Passes when a bounded run killed before its commit shows nothing, and one killed right after
+     * its first commit shows what that commit made visible: every row where one commit covers the
+     * whole run ({@link SinkFixture#commitsARunAtOnce}: a SQL sink's one transaction), else all or
+     * nothing (a file sink's run counts once every subtask recorded its commit).
+     */
+    static void assertVisibleAfterKill(SinkFixture fixture, Stage stage, long visible, long all) {
+        List<Long> allowed =
+                stage == Stage.BEFORE_COMMIT
+                        ? List.of(0L)
+                        : fixture.commitsARunAtOnce() ? List.of(all) : List.of(0L, all);
+        assertThat(visible)
+                .as("rows visible after a kill " + stage.label() + " (" + fixture.kind() + ")")
+                .isIn(allowed);
     }
 
     /**
@@ -228,18 +246,36 @@ public abstract class SinkConformanceKit {
         TypeMatrix.create(source);
         assertThat(written(pipeline.once(pipeline.table(TypeMatrix.TABLE, null)), "types"))
                 .isEqualTo(TypeMatrix.EXPECTED.size());
-        List<String> wrong = new ArrayList<>();
+        List<Map<String, Object>> rows = fixture.rows(dir, TypeMatrix.TABLE);
+        Set<Long> ids = new HashSet<>();
+        rows.forEach(row -> ids.add(((Number) row.get("id")).longValue()));
+        assertThat(ids).containsExactlyInAnyOrderElementsOf(TypeMatrix.EXPECTED.keySet());
+        List<String> wrong = wrongValues(fixture, rows);
+        assertThat(wrong).as("values that did not round-trip").isEmpty();
+    }
+
+    /**
+     * The type matrix's values that did not land as they were (or as the fixture's documented
+     * difference says), one line each; a JSON column is compared as the document it holds ({@link
+     * JsonLines#document}), so bare invalid text never passes for a JSON string.
+     */
+    static List<String> wrongValues(SinkFixture fixture, List<Map<String, Object>> rows) {
         Map<Long, Map<String, Object>> byId = new HashMap<>();
-        for (Map<String, Object> row : fixture.rows(dir, TypeMatrix.TABLE)) {
+        for (Map<String, Object> row : rows) {
             byId.put(((Number) row.get("id")).longValue(), row);
         }
-        assertThat(byId.keySet()).containsExactlyInAnyOrderElementsOf(TypeMatrix.EXPECTED.keySet());
+        List<String> wrong = new ArrayList<>();
         TypeMatrix.EXPECTED.forEach(
                 (id, expected) -> {
+                    Map<String, Object> row = byId.getOrDefault(id, Map.of());
                     for (TypeMatrix.Col c : TypeMatrix.COLUMNS) {
                         String want = expected.get(c.name());
                         want = want == null ? null : fixture.landed(c.kind(), want);
-                        String got = Canonical.of(c.kind(), byId.get(id).get(c.name()));
+                        Object value =
+                                c.kind() == DataType.Kind.JSON
+                                        ? JsonLines.document(row, c.name())
+                                        : row.get(c.name());
+                        String got = Canonical.of(c.kind(), value);
                         if (!java.util.Objects.equals(want, got)) {
                             wrong.add(
                                     String.format(
@@ -253,7 +289,7 @@ public abstract class SinkConformanceKit {
                         }
                     }
                 });
-        assertThat(wrong).as("values that did not round-trip").isEmpty();
+        return wrong;
     }
 
     /**

@@ -37,7 +37,10 @@ public interface SinkFixture {
 
     /**
      * Every row the destination holds for {@code stream}, committed and visible to a reader, as
-     * column name to value; includes {@code _skippr_id}.
+     * column name to value; includes {@code _skippr_id}. No rows only when the stream's table or
+     * folder does not exist (or holds none); anything the reader cannot read (a truncated or
+     * missing committed file, a garbage line, an unreadable table, Iceberg metadata pointing to a
+     * missing file) throws.
      */
     List<Map<String, Object>> rows(Path dir, String stream) throws Exception;
 
@@ -62,6 +65,15 @@ public interface SinkFixture {
      */
     default boolean storesExtremeTimestamps() {
         return true;
+    }
+
+    /**
+     * Whether one commit makes a whole bounded run visible at once (a SQL sink's global committer
+     * commits the run in one transaction): then a run killed right after its commit shows every
+     * row. Otherwise a run killed there may show all or nothing.
+     */
+    default boolean commitsARunAtOnce() {
+        return false;
     }
 
     /**

@@ -65,7 +65,8 @@ final class StdoutFixture implements SinkFixture {
         if (!Files.exists(printed(dir))) {
             return rows;
         }
-        JsonLines.read(printed(dir), node -> stream.equals(node.path("_stream").asText()), rows);
+        JsonLines.readPrinted(
+                printed(dir), node -> stream.equals(node.path("_stream").asText()), rows);
         return rows;
     }
 
