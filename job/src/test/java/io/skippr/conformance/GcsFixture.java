@@ -10,7 +10,7 @@ import java.util.UUID;
  * The GCS sink against Skippr's fake of the GCS JSON API ({@link FakeGcsServer} from the sinks
  * module's test-jar, in the test JVM, its objects on disk, reached over HTTP on 127.0.0.1, also by
  * {@code skipprd} processes): no GCS emulator can be had here. A bucket per fixture; the plain-http
- * local endpoint means no credentials, and closing checks that none were ever sent.
+ * local endpoint means no credentials, and closing checks that none were sent during the test.
  */
 final class GcsFixture extends FileStoreFixture {
     private static final String PREFIX = "lake/raw";
@@ -20,6 +20,7 @@ final class GcsFixture extends FileStoreFixture {
 
     GcsFixture(String format) throws Exception {
         super(format);
+        server.resetCounters(); // one fixture per test: count only this test's requests
         server.createBucket(bucket);
     }
 

@@ -135,9 +135,21 @@ public final class FakeGcsServer implements AutoCloseable {
         return "run-" + PREFIXES.incrementAndGet() + "/out";
     }
 
-    /** How many requests carried an {@code Authorization} header: credentials sent to a fake. */
+    /**
+     * How many requests carried an {@code Authorization} header (credentials sent to a fake) since
+     * the server started or its counters were last reset.
+     */
     public int requestsWithCredentials() {
         return authorized.get();
+    }
+
+    /**
+     * Sets the counters to zero. The server is shared by every test of a JVM ({@link #get()}): a
+     * test that checks a counter resets it first, so what an earlier test sent never fails a later
+     * one.
+     */
+    public void resetCounters() {
+        authorized.set(0);
     }
 
     @Override

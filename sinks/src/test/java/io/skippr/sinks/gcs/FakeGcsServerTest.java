@@ -206,4 +206,26 @@ class FakeGcsServerTest {
         }
         assertThat(own.resolve("own")).isDirectory();
     }
+
+    /**
+     * The counters are the shared server's: one test's credentials must not fail every later test,
+     * so a reset starts them afresh, and only requests after it count.
+     */
+    @Test
+    void credentialsAreCountedUntilTheCountersAreReset() throws Exception {
+        server.resetCounters();
+        HttpRequest.Builder withCredentials =
+                HttpRequest.newBuilder(uri("/storage/v1/b/" + BUCKET))
+                        .header("Authorization", "Bearer not-a-real-token");
+        assertThat(send(withCredentials).statusCode()).isEqualTo(200);
+        assertThat(server.requestsWithCredentials()).isEqualTo(1);
+
+        server.resetCounters();
+        assertThat(server.requestsWithCredentials()).isZero();
+        assertThat(send(HttpRequest.newBuilder(uri("/storage/v1/b/" + BUCKET))).statusCode())
+                .isEqualTo(200);
+        assertThat(server.requestsWithCredentials()).as("a request without credentials").isZero();
+        send(withCredentials);
+        assertThat(server.requestsWithCredentials()).isEqualTo(1);
+    }
 }
