@@ -1,12 +1,14 @@
 package io.skippr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,15 +32,66 @@ class BadInputTest {
     private static final String FILE = "skippr.yml";
 
     @TempDir Path dir;
+    private FileSystem own;
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void isReportedClearly(Case c) throws IOException {
-        Path file = dir.resolve(FILE);
+        check(c, searchesForItsFile(c) ? ownFolder() : dir);
+    }
+
+    /**
+     * Whether the case has no skippr.yml and names none (no {@code --config}, no {@code
+     * $SKIPPR_CONFIG}): then the CLI searches the folder it runs in and every parent folder, so the
+     * case runs in {@link #ownFolder}, where nothing above can answer it.
+     */
+    private static boolean searchesForItsFile(Case c) {
+        return c.yaml() == null
+                && !c.args().contains("--config")
+                && !c.env().containsKey("SKIPPR_CONFIG");
+    }
+
+    /**
+     * An empty folder that no skippr.yml sits above, wherever the test runs: the root folder of a
+     * file system of its own (an empty zip file system), instead of a temporary folder whose
+     * parents this test does not control.
+     */
+    private Path ownFolder() throws IOException {
+        own = FileSystems.newFileSystem(dir.resolve("own.zip"), Map.of("create", "true"));
+        return Files.createDirectories(own.getPath("/work"));
+    }
+
+    @AfterEach
+    void closeOwnFolder() throws IOException {
+        if (own != null) {
+            own.close();
+        }
+    }
+
+    /**
+     * Why the case that finds no skippr.yml runs in a folder of its own: in a folder below one that
+     * holds a skippr.yml, the CLI reads that file, and the case's check fails.
+     */
+    @Test
+    void aSkipprYmlInAParentFolderWouldAnswerTheCaseThatFindsNone() throws IOException {
+        Case c =
+                cases().filter(BadInputTest::searchesForItsFile)
+                        .filter(k -> k.name().contains("no skippr.yml here"))
+                        .findFirst()
+                        .orElseThrow();
+        Files.writeString(dir.resolve(FILE), "pipelines:\n  orders: {}\n");
+        Path below = Files.createDirectories(dir.resolve("below"));
+        assertThatThrownBy(() -> check(c, below))
+                .as("run below a folder that holds a skippr.yml")
+                .isInstanceOf(AssertionError.class);
+        check(c, ownFolder());
+    }
+
+    /** Runs the case in {@code cwd} and checks everything it printed and left. */
+    private void check(Case c, Path cwd) throws IOException {
+        Path file = cwd.resolve(FILE);
         if (c.yaml() != null) {
             Files.writeString(file, c.yaml(), StandardCharsets.UTF_8);
-        } else {
-            assumeThat(noConfigAbove(dir)).as("no skippr.yml above the test folder").isTrue();
         }
 
         StringWriter out = new StringWriter();
@@ -45,7 +99,7 @@ class BadInputTest {
         int exit =
                 Skipprd.run(
                         c.args().toArray(String[]::new),
-                        dir,
+                        cwd,
                         c.env(),
                         new PrintWriter(out, true),
                         new PrintWriter(err, true));
@@ -80,7 +134,7 @@ class BadInputTest {
                         .as("connect changed the file")
                         .isEqualTo(c.yaml());
             }
-            try (Stream<Path> left = Files.list(dir)) {
+            try (Stream<Path> left = Files.list(cwd)) {
                 assertThat(left.map(p -> p.getFileName().toString()))
                         .as("no temporary file left behind")
                         .allMatch(name -> name.equals(FILE));
@@ -154,15 +208,6 @@ class BadInputTest {
 
     private static long errorLines(String err) {
         return err.lines().filter(l -> l.startsWith("error: ")).count();
-    }
-
-    private static boolean noConfigAbove(Path dir) {
-        for (Path d = dir.toAbsolutePath(); d != null; d = d.getParent()) {
-            if (Files.exists(d.resolve(FILE))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     // ---- the corpus -------------------------------------------------------------------------
