@@ -1,6 +1,7 @@
 package io.skippr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,6 +31,9 @@ class SourceDataCorpusITCase {
     /**
      * @param written the values of column {@code id} that land, in file order
      * @param reasons text each deadletter's error message holds, in file order
+     * @param column a value column the case is about, or null
+     * @param values that column of each landed row, in file order, as its JSON text: its type as
+     *     well as its value ({@code "1"} is text, {@code 1} a number)
      */
     record Case(
             String name,
@@ -36,7 +41,24 @@ class SourceDataCorpusITCase {
             byte[] content,
             int read,
             List<String> written,
-            List<String> reasons) {
+            List<String> reasons,
+            String column,
+            List<String> values) {
+        Case(
+                String name,
+                String file,
+                byte[] content,
+                int read,
+                List<String> written,
+                List<String> reasons) {
+            this(name, file, content, read, written, reasons, null, List.of());
+        }
+
+        /** The case, also checking {@code column} of each landed row. */
+        Case landing(String column, String... values) {
+            return new Case(name, file, content, read, written, reasons, column, List.of(values));
+        }
+
         @Override
         public String toString() {
             return name;
@@ -51,12 +73,13 @@ class SourceDataCorpusITCase {
         String big = "x".repeat(5 * 1024 * 1024);
         return Stream.of(
                 new Case(
-                        "csv: a field that is not UTF-8 is a deadletter, its neighbours land",
-                        "data.csv",
-                        bytes("id,name\n1,alice\n2,b\u00ffob\n3,carol\n"),
-                        3,
-                        List.of("1", "3"),
-                        List.of("invalid UTF-8 byte sequence")),
+                                "csv: a field that is not UTF-8 is a deadletter, its neighbours land",
+                                "data.csv",
+                                bytes("id,name\n1,alice\n2,b\u00ffob\n3,carol\n"),
+                                3,
+                                List.of("1", "3"),
+                                List.of("invalid UTF-8 byte sequence"))
+                        .landing("name", "\"alice\"", "\"carol\""),
                 new Case(
                         "jsonl: a line that is not UTF-8 is a deadletter",
                         "data.jsonl",
@@ -107,20 +130,22 @@ class SourceDataCorpusITCase {
                         List.of("1"),
                         List.of("unterminated quoted field")),
                 new Case(
-                        "csv: NaN and text in a numeric column keep the column as text, nothing"
-                                + " lost",
-                        "data.csv",
-                        bytes("id,amount\n1,10.5\n2,NaN\n3,abc\n"),
-                        3,
-                        List.of("1", "2", "3"),
-                        List.of()),
+                                "csv: NaN and text in a numeric column keep the column as text, nothing"
+                                        + " lost",
+                                "data.csv",
+                                bytes("id,amount\n1,10.5\n2,NaN\n3,abc\n"),
+                                3,
+                                List.of("1", "2", "3"),
+                                List.of())
+                        .landing("amount", "\"10.5\"", "\"NaN\"", "\"abc\""),
                 new Case(
-                        "jsonl: a key of mixed types becomes text, nothing lost",
-                        "data.jsonl",
-                        bytes("{\"id\":1}\n{\"id\":\"five\"}\n{\"id\":null}\n"),
-                        3,
-                        Stream.of("1", "five", null).toList(),
-                        List.of()),
+                                "jsonl: a key of mixed types becomes text, nothing lost",
+                                "data.jsonl",
+                                bytes("{\"id\":1}\n{\"id\":\"five\"}\n{\"id\":null}\n"),
+                                3,
+                                Stream.of("1", "five", null).toList(),
+                                List.of())
+                        .landing("id", "\"1\"", "\"five\"", "null"),
                 new Case(
                         "csv: an empty key field lands as null",
                         "data.csv",
@@ -129,12 +154,13 @@ class SourceDataCorpusITCase {
                         Stream.of("1", null).toList(),
                         List.of()),
                 new Case(
-                        "jsonl: a NUL character in text lands as it is",
-                        "data.jsonl",
-                        bytes("{\"id\":1,\"v\":\"a\\u0000b\"}\n"),
-                        1,
-                        List.of("1"),
-                        List.of()),
+                                "jsonl: a NUL character in text lands as it is",
+                                "data.jsonl",
+                                bytes("{\"id\":1,\"v\":\"a\\u0000b\"}\n"),
+                                1,
+                                List.of("1"),
+                                List.of())
+                        .landing("v", "\"a\\u0000b\""),
                 new Case(
                         "jsonl: a 5 MiB value lands whole",
                         "data.jsonl",
@@ -182,12 +208,7 @@ class SourceDataCorpusITCase {
                                 + " written, "
                                 + c.reasons().size()
                                 + " deadlettered");
-        List<JsonNode> landed = lines(dir.resolve("out"));
-        assertThat(landed.stream().map(r -> r.path("id").isNull() ? null : r.path("id").asText()))
-                .containsExactlyElementsOf(c.written());
-        if (c.name().contains("5 MiB")) {
-            assertThat(landed.get(0).path("v").asText()).hasSize(5 * 1024 * 1024);
-        }
+        assertLanded(c, lines(dir.resolve("out")));
         List<JsonNode> deadletters = lines(dir.resolve("rejects"));
         assertThat(deadletters).hasSameSizeAs(c.reasons());
         for (int i = 0; i < deadletters.size(); i++) {
@@ -197,6 +218,80 @@ class SourceDataCorpusITCase {
             assertThat(d.path("pipeline").asText()).isEqualTo("p");
             assertThat(d.path("source_position").asText()).contains(c.file() + "#");
         }
+    }
+
+    /** Checks the rows that landed: their keys, and the case's value column as JSON text. */
+    private static void assertLanded(Case c, List<JsonNode> landed) {
+        assertThat(landed.stream().map(r -> r.path("id").isNull() ? null : r.path("id").asText()))
+                .containsExactlyElementsOf(c.written());
+        if (c.name().contains("5 MiB")) {
+            assertThat(landed.get(0).path("v").asText()).hasSize(5 * 1024 * 1024);
+        }
+        if (c.column() != null) {
+            String column = c.column();
+            assertThat(
+                            landed.stream()
+                                    .map(r -> r.has(column) ? r.get(column).toString() : "absent"))
+                    .as("column " + c.column() + " of each landed row, as JSON")
+                    .containsExactlyElementsOf(c.values());
+        }
+    }
+
+    private static Case named(String fragment) {
+        return cases().filter(c -> c.name().contains(fragment)).findFirst().orElseThrow();
+    }
+
+    private static List<JsonNode> rows(String... lines) throws Exception {
+        List<JsonNode> rows = new ArrayList<>();
+        for (String line : lines) {
+            rows.add(JSON.readTree(line));
+        }
+        return rows;
+    }
+
+    /** A sink that strips the NUL character, or drops the text after it, fails the check. */
+    @Test
+    void aNulCharacterStrippedOnTheWayFailsTheCheck() throws Exception {
+        Case c = named("a NUL character");
+        assertLanded(c, rows("{\"id\":1,\"v\":\"a\\u0000b\"}"));
+        assertThatThrownBy(() -> assertLanded(c, rows("{\"id\":1,\"v\":\"ab\"}")))
+                .isInstanceOf(AssertionError.class);
+        assertThatThrownBy(() -> assertLanded(c, rows("{\"id\":1,\"v\":\"a\"}")))
+                .isInstanceOf(AssertionError.class);
+    }
+
+    /** A numeric column that kept NaN as a number (or lost "abc") fails the check. */
+    @Test
+    void aColumnOfNumbersAndTextThatLandsAsNumbersFailsTheCheck() throws Exception {
+        Case c = named("NaN and text");
+        String[] intact = {
+            "{\"id\":1,\"amount\":\"10.5\"}",
+            "{\"id\":2,\"amount\":\"NaN\"}",
+            "{\"id\":3,\"amount\":\"abc\"}"
+        };
+        assertLanded(c, rows(intact));
+        assertThatThrownBy(
+                        () ->
+                                assertLanded(
+                                        c,
+                                        rows("{\"id\":1,\"amount\":10.5}", intact[1], intact[2])))
+                .isInstanceOf(AssertionError.class);
+        assertThatThrownBy(
+                        () ->
+                                assertLanded(
+                                        c,
+                                        rows(intact[0], intact[1], "{\"id\":3,\"amount\":null}")))
+                .isInstanceOf(AssertionError.class);
+    }
+
+    /** A key of mixed types that landed as a number where it was one fails the check. */
+    @Test
+    void aMixedKeyThatKeepsItsNumberTypeFailsTheCheck() throws Exception {
+        Case c = named("mixed types");
+        String[] intact = {"{\"id\":\"1\"}", "{\"id\":\"five\"}", "{\"id\":null}"};
+        assertLanded(c, rows(intact));
+        assertThatThrownBy(() -> assertLanded(c, rows("{\"id\":1}", intact[1], intact[2])))
+                .isInstanceOf(AssertionError.class);
     }
 
     /** The committed JSON lines under {@code root}, in source order. */
