@@ -146,8 +146,13 @@ final class ClickHouseFixture implements SinkFixture {
         return canonical;
     }
 
+    /** The database the sink loads, of this fixture alone. */
+    String database() {
+        return database;
+    }
+
     /** Runs a query; NaN and infinities come back as strings in JSON output, not as null. */
-    private static String query(String sql) throws Exception {
+    static String query(String sql) throws Exception {
         URI uri =
                 URI.create(
                         "http://"

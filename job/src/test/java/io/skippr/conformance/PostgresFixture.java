@@ -50,7 +50,12 @@ final class PostgresFixture implements SinkFixture {
         return Map.of("KIT_DST_PW", SourceTable.env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
-    private static Connection connect() throws SQLException {
+    /** The schema the sink loads, of this fixture alone. */
+    String schema() {
+        return schema;
+    }
+
+    static Connection connect() throws SQLException {
         return DriverManager.getConnection(
                 "jdbc:postgresql://"
                         + SourceTable.env("SKIPPR_TEST_PG_HOST")
