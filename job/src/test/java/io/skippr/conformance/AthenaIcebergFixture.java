@@ -88,6 +88,12 @@ final class AthenaIcebergFixture implements SinkFixture {
                 TableIdentifier.of(DATABASE, IcebergTables.name(stream)));
     }
 
+    /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */
+    @Override
+    public boolean commitsARunAtOnce() {
+        return true;
+    }
+
     /** Iceberg timestamps are 64-bit microseconds (docs/connectors/athenaiceberg.md). */
     @Override
     public boolean storesExtremeTimestamps() {

@@ -222,8 +222,9 @@ public abstract class SinkConformanceKit {
     /**
      * Passes when a bounded run killed before its commit shows nothing, and one killed right after
      * its first commit shows what that commit made visible: every row where one commit covers the
-     * whole run ({@link SinkFixture#commitsARunAtOnce}: a SQL sink's one transaction), else all or
-     * nothing (a file sink's run counts once every subtask recorded its commit).
+     * whole run ({@link SinkFixture#commitsARunAtOnce}: a SQL sink's one transaction, an Iceberg
+     * sink's one snapshot), else all or nothing (a file sink's run counts once every subtask
+     * recorded its commit).
      */
     static void assertVisibleAfterKill(SinkFixture fixture, Stage stage, long visible, long all) {
         List<Long> allowed =

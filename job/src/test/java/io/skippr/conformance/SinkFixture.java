@@ -69,8 +69,9 @@ public interface SinkFixture {
 
     /**
      * Whether one commit makes a whole bounded run visible at once (a SQL sink's global committer
-     * commits the run in one transaction): then a run killed right after its commit shows every
-     * row. Otherwise a run killed there may show all or nothing.
+     * commits the run in one transaction; an Iceberg sink commits it as one snapshot): then a run
+     * killed right after its commit shows every row. Otherwise a run killed there may show all or
+     * nothing.
      */
     default boolean commitsARunAtOnce() {
         return false;

@@ -132,6 +132,12 @@ final class SkipprLakeFixture implements SinkFixture {
                 catalog(dir), TableIdentifier.of(namespace, IcebergTables.name(stream)));
     }
 
+    /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */
+    @Override
+    public boolean commitsARunAtOnce() {
+        return true;
+    }
+
     /** Iceberg timestamps are 64-bit microseconds (docs/connectors/skipprlake.md). */
     @Override
     public boolean storesExtremeTimestamps() {
