@@ -765,6 +765,22 @@ class BadInputTest {
                                         + " deadletter_sinks.rejects writes to the same destination"
                                         + " as the pipeline's data_sink data_sinks.warehouse; a"
                                         + " deadletter sink must be a separate destination"));
+        all.add(
+                yaml(
+                                "deadletter: the data sink's folder in another format",
+                                PIPELINE
+                                        + "    deadletter_sink: deadletter_sinks.rejects\n"
+                                        + SOURCE
+                                        + "data_sinks:\n  warehouse:\n    LocalFile:\n"
+                                        + "      path: out\n"
+                                        + "deadletter_sinks:\n  rejects:\n    LocalFile:\n"
+                                        + "      path: out\n      format: jsonl\n")
+                        .expect(
+                                "skippr.yml:6:22: pipelines.orders.deadletter_sink:"
+                                        + " deadletter_sinks.rejects writes into the same folder or"
+                                        + " prefix as the pipeline's data_sink data_sinks.warehouse,"
+                                        + " where their commit records would mix; give the"
+                                        + " deadletter sink a folder or prefix of its own"));
     }
 
     private static void pipelines(List<Case> all) {

@@ -635,20 +635,47 @@ public final class ConfigReader {
         }
         ConnectorEntry sink = entries.get(Section.DATA_SINKS).get(def.dataSink());
         ConnectorEntry deadletter = entries.get(Section.DEADLETTER_SINKS).get(def.deadletterSink());
-        if (sink != null
-                && deadletter != null
-                && sink.kind().name().equals(deadletter.kind().name())
-                && sink.settings().equals(deadletter.settings())) {
+        if (sink == null
+                || deadletter == null
+                || !sink.kind().name().equals(deadletter.kind().name())) {
+            return;
+        }
+        Node at = YamlTree.get(map, PipelineKey.DEADLETTER_SINK.key()).orElse(map);
+        String path =
+                Section.PIPELINES + "." + def.name() + "." + PipelineKey.DEADLETTER_SINK.key();
+        if (sink.settings().equals(deadletter.settings())) {
             error(
-                    YamlTree.get(map, PipelineKey.DEADLETTER_SINK.key()).orElse(map),
-                    Section.PIPELINES + "." + def.name() + "." + PipelineKey.DEADLETTER_SINK.key(),
+                    at,
+                    path,
                     "deadletter_sinks."
                             + def.deadletterSink()
                             + " writes to the same destination"
                             + " as the pipeline's data_sink data_sinks."
                             + def.dataSink()
                             + "; a deadletter sink must be a separate destination");
+        } else if (where(sink).equals(where(deadletter))) {
+            error(
+                    at,
+                    path,
+                    "deadletter_sinks."
+                            + def.deadletterSink()
+                            + " writes into the same folder or prefix as the pipeline's data_sink"
+                            + " data_sinks."
+                            + def.dataSink()
+                            + ", where their commit records would mix; give the deadletter sink"
+                            + " a folder or prefix of its own");
         }
+    }
+
+    /** Fields that shape a file sink's files, not where they go. */
+    private static final java.util.Set<String> FILE_SHAPE =
+            java.util.Set.of("format", "compression", "roll_size_mb", "roll_interval_seconds");
+
+    /** An entry's settings without those that only shape its files: where it writes. */
+    private static Map<String, Object> where(ConnectorEntry entry) {
+        Map<String, Object> where = new java.util.TreeMap<>(entry.settings());
+        where.keySet().removeAll(FILE_SHAPE);
+        return where;
     }
 
     private String choice(Node node, String path, List<String> choices) {

@@ -38,8 +38,8 @@ import java.util.Set;
  * StagedBlocks}), so a blob whose committed list equals them is this file, already published.
  *
  * <p>Azure cannot delete single uncommitted blocks: they vanish when their blob is committed or
- * deleted, or after 7 days without activity. So {@link #discard} and {@link #discardAllStaged}
- * delete blobs that have uncommitted blocks only (no published version); staged blocks on top of an
+ * deleted, or after 7 days without activity. So {@link #discard} and {@link #discardStaged} delete
+ * blobs that have uncommitted blocks only (no published version); staged blocks on top of an
  * already published blob of the same name are left to Azure (the next commit or 7 days drops them).
  * An empty file has no blocks at all: publishing it commits an empty list, and discarding it has
  * nothing to drop. Neither is ever called concurrently with a publish of the same key.
@@ -215,7 +215,7 @@ public final class AzureBlobFileStore implements FileStore {
     }
 
     @Override
-    public void discardAllStaged() throws IOException {
+    public void discardStaged(String owner) throws IOException {
         Set<String> published = new HashSet<>(list(""));
         ListBlobsOptions options =
                 new ListBlobsOptions()
@@ -230,6 +230,7 @@ public final class AzureBlobFileStore implements FileStore {
                                         .map(BlobItem::getName)
                                         .map(this::keyOf)
                                         .filter(k -> !published.contains(k))
+                                        .filter(k -> FileStore.owner(k).equals(owner))
                                         .toList());
         for (String key : staged) {
             dropStaged(key);

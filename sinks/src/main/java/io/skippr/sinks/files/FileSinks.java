@@ -79,7 +79,7 @@ public final class FileSinks {
                 }
             }
             if (bounded) {
-                store.discardAllStaged();
+                store.discardStaged(Names.snake(pipeline)); // other pipelines' staging stays
             }
             long run = Math.max(lastRun, highestSeen) + 1;
             return new FileSinkSettings(

@@ -53,11 +53,22 @@ public interface FileStore extends Serializable, AutoCloseable {
     void discard(Staged staged) throws IOException;
 
     /**
-     * Drops every staged upload left under this store's root by runs that never published it (a
-     * crash between stage and publish of a bounded run). Called before a bounded run starts; never
-     * while another run of the same sink may be in flight.
+     * Drops every staged upload of {@code owner}'s files ({@link #owner}) left under this store's
+     * root by runs that never published it (a crash between stage and publish of a bounded run),
+     * and nothing of other pipelines that share the root. Called before a bounded run starts; never
+     * while another run of the same pipeline and sink may be in flight.
      */
-    void discardAllStaged() throws IOException;
+    void discardStaged(String owner) throws IOException;
+
+    /**
+     * The pipeline a file belongs to: its name up to the first {@code -}, as sinks name files
+     * {@code <pipeline>-<run>-<subtask>-<seq>.<ext>} with the pipeline in snake_case.
+     */
+    static String owner(String key) {
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        int dash = name.indexOf('-');
+        return dash < 0 ? name : name.substring(0, dash);
+    }
 
     /** Writes a small object atomically: a reader sees all of it or nothing. Replaces. */
     void put(String key, byte[] bytes) throws IOException;

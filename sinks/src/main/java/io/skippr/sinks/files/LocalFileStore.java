@@ -57,7 +57,7 @@ public final class LocalFileStore implements FileStore {
     public Staged stage(Path local, String key) throws IOException {
         Path temp = local.toAbsolutePath().normalize();
         if (!temp.startsWith(staging())) {
-            temp = staging().resolve(UUID.randomUUID().toString());
+            temp = staging().resolve(FileStore.owner(key)).resolve(UUID.randomUUID().toString());
             Files.createDirectories(temp.getParent());
             Files.move(local, temp, StandardCopyOption.REPLACE_EXISTING);
         }
@@ -96,8 +96,8 @@ public final class LocalFileStore implements FileStore {
     }
 
     @Override
-    public void discardAllStaged() throws IOException {
-        deleteTree(staging());
+    public void discardStaged(String owner) throws IOException {
+        deleteTree(staging().resolve(owner)); // writers stage under localStaging()/<pipeline>
     }
 
     @Override

@@ -148,7 +148,7 @@ public final class GcsFileStore implements FileStore {
 
     @Override
     public Staged stage(Path local, String key) throws IOException {
-        String temp = staging() + UUID.randomUUID();
+        String temp = staging() + FileStore.owner(key) + "/" + UUID.randomUUID();
         try {
             storage().createFrom(BlobInfo.newBuilder(id(temp)).build(), local);
         } catch (StorageException e) {
@@ -201,8 +201,8 @@ public final class GcsFileStore implements FileStore {
     }
 
     @Override
-    public void discardAllStaged() throws IOException {
-        for (String name : names(staging())) {
+    public void discardStaged(String owner) throws IOException {
+        for (String name : names(staging() + owner + "/")) {
             deleteObject(name);
         }
     }

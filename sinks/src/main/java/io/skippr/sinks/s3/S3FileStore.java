@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * which makes the whole object appear at once. The upload id and part ETags travel in the {@link
  * FileStore.Staged} token, so any process can complete it.
  *
- * <p>{@link #discardAllStaged} aborts every unfinished multipart upload under the prefix: a sink
- * owns its prefix (and, without one, its bucket).
+ * <p>{@link #discardStaged} aborts the unfinished multipart uploads of one pipeline's files under
+ * the prefix; other pipelines' uploads stay.
  */
 public final class S3FileStore implements FileStore {
     private static final long serialVersionUID = 1L;
@@ -223,7 +223,7 @@ public final class S3FileStore implements FileStore {
     }
 
     @Override
-    public void discardAllStaged() throws IOException {
+    public void discardStaged(String owner) throws IOException {
         List<MultipartUpload> uploads = new ArrayList<>();
         try {
             client().listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(root))
@@ -237,6 +237,9 @@ public final class S3FileStore implements FileStore {
         }
         for (MultipartUpload upload : uploads) {
             String key = upload.key().substring(root.length());
+            if (!FileStore.owner(key).equals(owner)) {
+                continue; // another pipeline's, sharing the prefix
+            }
             discard(new Staged(key, new MultipartToken(upload.uploadId(), List.of()).encode()));
         }
     }

@@ -135,8 +135,9 @@ public final class SftpFileStore implements FileStore {
 
     @Override
     public Staged stage(Path local, String key) throws IOException {
-        String temp = staging() + "/" + UUID.randomUUID();
-        mkdirs(staging());
+        String folder = staging() + "/" + FileStore.owner(key);
+        String temp = folder + "/" + UUID.randomUUID();
+        mkdirs(folder);
         upload(local, temp);
         Files.deleteIfExists(local);
         return new Staged(key, temp);
@@ -177,8 +178,8 @@ public final class SftpFileStore implements FileStore {
     }
 
     @Override
-    public void discardAllStaged() throws IOException {
-        removeTree(staging());
+    public void discardStaged(String owner) throws IOException {
+        removeTree(staging() + "/" + owner);
     }
 
     @Override

@@ -110,8 +110,8 @@ final class GlueCheckingStore implements FileStore {
     }
 
     @Override
-    public void discardAllStaged() throws IOException {
-        store.discardAllStaged();
+    public void discardStaged(String owner) throws IOException {
+        store.discardStaged(owner);
     }
 
     @Override

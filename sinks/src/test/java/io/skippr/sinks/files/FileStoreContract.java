@@ -105,7 +105,7 @@ public abstract class FileStoreContract {
         store.discard(discarded);
         store.discard(discarded); // twice is fine
         FileStore.Staged abandoned = store.stage(file("d2", 100), "t/d2"); // left by a crash
-        store.discardAllStaged();
+        store.discardStaged("d2");
         assertThat(store.list("")).isEmpty();
         assertThatThrownBy(() -> store.publish(abandoned))
                 .as("staging discarded for good")
@@ -114,6 +114,21 @@ public abstract class FileStoreContract {
         assertThatThrownBy(() -> store.publish(discarded))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("t/d1");
+    }
+
+    /** Two pipelines share a folder or prefix: one's start never discards the other's staging. */
+    @Test
+    void discardingOnePipelinesStagingLeavesAnothersAlone() throws Exception {
+        FileStore.Staged mine = store.stage(file("m", 100), "t/orders-000002-000-000000.jsonl");
+        FileStore.Staged theirs = store.stage(file("n", 100), "t/refunds-000007-001-000003.jsonl");
+
+        store.discardStaged("orders");
+
+        assertThat(store.publish(theirs)).isTrue();
+        assertThat(store.list("")).containsExactly("t/refunds-000007-001-000003.jsonl");
+        assertThatThrownBy(() -> store.publish(mine))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("t/orders-000002-000-000000.jsonl");
     }
 
     @Test

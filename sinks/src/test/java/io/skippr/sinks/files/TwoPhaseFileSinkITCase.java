@@ -147,13 +147,18 @@ class TwoPhaseFileSinkITCase {
         boundedRun(root, "orders", n, "first run");
         Path orphan = root.resolve("events").resolve("orders-000002-000-000000.parquet");
         Files.copy(Path.of(new CommitLog(root).committedFiles().get(0)), orphan);
-        Files.createDirectories(root.resolve(".skippr-staging/2-0/events"));
+        Files.createDirectories(root.resolve(".skippr-staging/orders/2-0-0-abcd/events"));
+        // another pipeline writing into the same folder, between its checkpoint and its commit
+        Path theirs = root.resolve(".skippr-staging/refunds/7-0-0-ef01/events/refunds-7.parquet");
+        Files.createDirectories(theirs.getParent());
+        Files.writeString(theirs, "staged");
 
         FileSinkSettings next = FileSinks.prepare(root, "orders", true, FileFormat.PARQUET, null);
 
         assertThat(next.run()).isEqualTo(3);
         assertThat(orphan).doesNotExist();
-        assertThat(root.resolve(".skippr-staging")).doesNotExist();
+        assertThat(root.resolve(".skippr-staging/orders")).doesNotExist();
+        assertThat(theirs).as("another pipeline's staged file").hasContent("staged");
         assertExactlyOnce(root, n);
     }
 

@@ -61,14 +61,14 @@ class S3FileStoreITCase extends FileStoreContract {
     }
 
     @Test
-    void discardAllStagedLeavesAnotherPrefixAlone() throws Exception {
+    void discardingStagedLeavesAnotherPrefixAlone() throws Exception {
         String prefix = TestS3.freshPrefix();
         try (S3FileStore mine = new S3FileStore(TestS3.connection(), TestS3.bucket(), prefix);
                 S3FileStore neighbour =
                         new S3FileStore(TestS3.connection(), TestS3.bucket(), prefix + "-b")) {
             FileStore.Staged theirs = neighbour.stage(file("n", 100), "t/n");
             mine.stage(file("m", 100), "t/m");
-            mine.discardAllStaged();
+            mine.discardStaged("n");
 
             assertThat(neighbour.publish(theirs)).isTrue();
             assertThat(neighbour.list("")).containsExactly("t/n");
