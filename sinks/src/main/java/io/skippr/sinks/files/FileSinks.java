@@ -65,7 +65,7 @@ public final class FileSinks {
                     Pattern.compile(
                             "(?:.*/)?"
                                     + Pattern.quote(Names.snake(pipeline))
-                                    + "-(\\d{6})-\\d{3}-\\d{6}\\.[a-z.]+");
+                                    + "-(\\d{6})-\\d{3}(?:-\\d{6,})?-\\d{6}\\.[a-z.]+");
             Set<String> committed = new HashSet<>(log.committedKeys());
             long highestSeen = lastRun;
             for (String key : store.list("")) {

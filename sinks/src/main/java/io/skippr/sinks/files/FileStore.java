@@ -9,8 +9,8 @@ import java.util.List;
  * Where a file sink's files and commit records live: a local folder, an S3 bucket, an Azure
  * container, a GCS bucket, an SFTP server. Keys are {@code /}-separated paths relative to the
  * sink's root (its folder, or bucket and prefix), such as {@code
- * orders/p-000001-000-000000.parquet} or {@code _skippr/commits/<key>.json}; they never start with
- * {@code /}.
+ * orders/p-000001-000-000000-000000.parquet} or {@code _skippr/commits/<key>.json}; they never
+ * start with {@code /}.
  *
  * <p>Files reach a store in two phases (DESIGN §6). A writer finishes a file locally and calls
  * {@link #stage} at pre-commit: the bytes become durable in the store (a multipart upload not
@@ -62,7 +62,7 @@ public interface FileStore extends Serializable, AutoCloseable {
 
     /**
      * The pipeline a file belongs to: its name up to the first {@code -}, as sinks name files
-     * {@code <pipeline>-<run>-<subtask>-<seq>.<ext>} with the pipeline in snake_case.
+     * {@code <pipeline>-<run>-<subtask>-<epoch>-<seq>.<ext>} with the pipeline in snake_case.
      */
     static String owner(String key) {
         String name = key.substring(key.lastIndexOf('/') + 1);

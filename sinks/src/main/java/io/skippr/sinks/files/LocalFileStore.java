@@ -55,6 +55,7 @@ public final class LocalFileStore implements FileStore {
 
     @Override
     public Staged stage(Path local, String key) throws IOException {
+        force(local); // on disk before a checkpoint can hold it: a power loss cannot cut it short
         Path temp = local.toAbsolutePath().normalize();
         if (!temp.startsWith(staging())) {
             temp = staging().resolve(FileStore.owner(key)).resolve(UUID.randomUUID().toString());
@@ -75,6 +76,7 @@ public final class LocalFileStore implements FileStore {
                     target,
                     StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
+            force(target.getParent()); // the rename itself survives a power loss
             return true;
         }
         if (Files.exists(target)) {
@@ -108,8 +110,26 @@ public final class LocalFileStore implements FileStore {
         Path temp = staging().resolve("put-" + UUID.randomUUID());
         Files.createDirectories(staging());
         Files.write(temp, bytes);
+        force(temp);
         Files.move(
                 temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        force(target.getParent());
+    }
+
+    /**
+     * Flushes a file, or a folder's entries, to the disk: a commit record or a published file that
+     * a power loss could cut short or lose would break exactly-once silently.
+     */
+    static void force(Path path) throws IOException {
+        boolean folder = Files.isDirectory(path);
+        try (java.nio.channels.FileChannel channel =
+                java.nio.channels.FileChannel.open(
+                        path,
+                        folder
+                                ? java.nio.file.StandardOpenOption.READ
+                                : java.nio.file.StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
     }
 
     @Override

@@ -37,6 +37,7 @@ final class StagingWriter
     private final int subtask;
     private final int parallelism;
     private final int attempt;
+    private final long epoch;
     private final SchemaVersions schemas = new SchemaVersions();
     private final Map<String, OpenFile> open = new HashMap<>();
     private final List<StagedFile> closed = new ArrayList<>();
@@ -48,11 +49,23 @@ final class StagingWriter
     /** Keeps this writer's local files apart from any other process's on the same host. */
     private final String writerId = java.util.UUID.randomUUID().toString().substring(0, 8);
 
-    StagingWriter(FileSinkSettings settings, int subtask, int parallelism, int attempt, long seq) {
+    /**
+     * @param epoch the checkpoint the job restored from, 0 for a fresh start: part of every file
+     *     name, so a subtask that gets no sequence number in a restore at another parallelism never
+     *     names a file as one an earlier subtask of its index committed
+     */
+    StagingWriter(
+            FileSinkSettings settings,
+            int subtask,
+            int parallelism,
+            int attempt,
+            long epoch,
+            long seq) {
         this.settings = settings;
         this.subtask = subtask;
         this.parallelism = parallelism;
         this.attempt = attempt;
+        this.epoch = epoch;
         this.seq = seq;
     }
 
@@ -105,10 +118,11 @@ final class StagingWriter
         settings.catalog().prepare(schema, partition);
         String name =
                 String.format(
-                        "%s-%06d-%03d-%06d.%s",
+                        "%s-%06d-%03d-%06d-%06d.%s",
                         Names.snake(settings.pipeline()),
                         settings.run(),
                         subtask,
+                        epoch,
                         seq++,
                         FileSinkSettings.extension(settings.format(), settings.compression()));
         String folder = Names.snake(schema.stream()) + "/";

@@ -49,6 +49,7 @@ public final class TwoPhaseFileSink
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
                 context.getTaskInfo().getAttemptNumber(),
+                context.getRestoredCheckpointId().orElse(0),
                 seq);
     }
 
