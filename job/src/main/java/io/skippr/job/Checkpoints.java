@@ -33,6 +33,23 @@ public final class Checkpoints {
         }
     }
 
+    /**
+     * Moves the retained checkpoints in {@code dir} aside, into {@code stateDir/superseded/<now>},
+     * after a {@code --once} run committed: they hold source positions older than the ones that run
+     * committed with its data, and a continuous run resuming from them would load that run's rows
+     * again. Returns where they went, or empty when there were none.
+     */
+    public static Optional<Path> supersede(Path dir, Path stateDir) throws IOException {
+        if (latest(dir).isEmpty()) {
+            return Optional.empty();
+        }
+        Path aside =
+                stateDir.resolve("superseded").resolve(String.valueOf(System.currentTimeMillis()));
+        Files.createDirectories(aside.getParent());
+        Files.move(dir, aside);
+        return Optional.of(aside);
+    }
+
     private static FileTime modified(Path p) {
         try {
             return Files.getLastModifiedTime(p);

@@ -172,6 +172,19 @@ public final class EmbeddedRunner implements AutoCloseable {
         JobExecutionResult done = jobResult.toJobExecutionResult(loader);
         Map<String, Map<String, Long>> counters =
                 Progress.byStream(done.getAllAccumulatorResults());
+        if (request.once()) {
+            Checkpoints.supersede(StateDirs.checkpoints(request.stateDir()), request.stateDir())
+                    .ifPresent(
+                            aside ->
+                                    tell(
+                                            "the checkpoints of earlier continuous runs of pipeline "
+                                                    + request.pipeline().name()
+                                                    + " are moved to "
+                                                    + aside
+                                                    + ": this run committed newer positions, and"
+                                                    + " the next continuous run starts from"
+                                                    + " them"));
+        }
         progress.accept(counters);
         return counters;
     }

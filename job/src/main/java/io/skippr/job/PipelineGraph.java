@@ -121,6 +121,8 @@ public final class PipelineGraph {
                                 Map.of()));
         SkipprSink sink = dataSink(request, run);
         java.util.List<String> warnings = new java.util.ArrayList<>();
+        // whether rows read again can be added again: unknown streams (a file source) may be
+        boolean appends = streams.isEmpty() || streams.stream().anyMatch(sink::appends);
         for (StreamSchema stream : streams) {
             if (stream.primaryKey().isEmpty()
                     && stream.cursorColumn() == null
@@ -204,7 +206,7 @@ public final class PipelineGraph {
         }
         return new Built(
                 () -> sinks.forEach(SkipprSink::afterRun),
-                request.once() ? () -> 0 : sink::rowsAfterPositions,
+                request.once() || !appends ? () -> 0 : sink::rowsAfterPositions,
                 java.util.List.copyOf(warnings));
     }
 

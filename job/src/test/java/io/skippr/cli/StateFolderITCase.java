@@ -48,7 +48,8 @@ class StateFolderITCase {
         Files.writeString(
                 dir.resolve("skippr.yml"),
                 "pipelines:\n"
-                        + "  to_pg: {data_source: data_sources.app_db, data_sink: data_sinks.warehouse}\n"
+                        + "  to_pg: {data_source: data_sources.app_db, data_sink: data_sinks.warehouse,"
+                        + " write_mode: append}\n"
                         + "  to_wal: {data_source: data_sources.app_db}\n"
                         + "  to_pg_merge: {data_source: data_sources.app_db,"
                         + " data_sink: data_sinks.merged, write_mode: merge}\n"

@@ -538,6 +538,26 @@ public abstract class SinkConformanceKit {
     }
 
     /**
+     * Passes when a continuous run loads a row whose transaction commits after a poll read rows
+     * with higher cursor values, once: the poll's position keeps the transactions it could not see,
+     * and the table's next poll reads their rows by {@code xmin}.
+     */
+    @Test
+    void aContinuousRunLoadsARowCommittedLateOnce() throws Exception {
+        source.orders("orders", 1, 1001);
+        try (var run = pipeline.start(orders())) {
+            KitPipeline.await(() -> keys("orders") >= 1000);
+            try (java.sql.Connection late = source.openInsert("orders", 1001)) {
+                source.orders("orders", 1002, 1003);
+                KitPipeline.await(() -> keys("orders") >= 1001);
+                late.commit();
+            }
+            KitPipeline.await(() -> keys("orders") >= 1002);
+        }
+        assertHolds("orders", 1, 1003);
+    }
+
+    /**
      * Passes when files are read once across bounded runs: a rerun over unchanged files adds
      * nothing, a new file is read, and a file that grew is read from where the last run ended.
      */

@@ -41,6 +41,12 @@ public final class PostgresEnumeratorStateSerializer
         for (PostgresSplit split : state.pending()) {
             PostgresSerde.writeSplit(split, out);
         }
+        out.writeInt(state.late().size());
+        for (Map.Entry<String, List<String>> e : state.late().entrySet()) {
+            ValueCodec.writeString(e.getKey(), out);
+            PostgresSerde.writeStrings(e.getValue(), out);
+        }
+        PostgresSerde.writeStrings(state.outstanding(), out);
         return out.getCopyOfBuffer();
     }
 
@@ -72,10 +78,19 @@ public final class PostgresEnumeratorStateSerializer
         for (int i = 0; i < p; i++) {
             pending.add(PostgresSerde.readSplit(in, version));
         }
+        Map<String, List<String>> late = new LinkedHashMap<>();
+        List<String> outstanding = List.of();
+        if (version >= 2) {
+            for (int l = in.readInt(); l > 0; l--) {
+                late.put(ValueCodec.readString(in), PostgresSerde.readStrings(in));
+            }
+            outstanding = PostgresSerde.readStrings(in);
+        }
         if (in.available() != 0) {
             throw new IOException(
                     "Postgres source enumerator checkpoint has " + in.available() + " extra bytes");
         }
-        return new PostgresEnumeratorState(discovered, tables, upper, pending, next);
+        return new PostgresEnumeratorState(
+                discovered, tables, upper, pending, next, late, outstanding);
     }
 }

@@ -23,6 +23,7 @@ final class PostgresRecordEmitter
             ReadRecord element, SourceOutput<SourceRecord> output, PostgresSplitState state) {
         if (element.record() instanceof ReadPosition position) {
             output.collect(position); // after the split's rows: it adds no progress of its own
+            state.sent(position);
             return;
         }
         StreamSchema schema = state.schema();
@@ -33,6 +34,6 @@ final class PostgresRecordEmitter
             announced.put(schema.stream(), version);
         }
         output.collect(element.record());
-        state.advance(element.key(), element.ordinal());
+        state.advance(element.key(), element.ordinal(), element.xids());
     }
 }

@@ -79,6 +79,13 @@ final class PostgresSerde {
         if (split.late() != null) {
             writeStrings(split.late().stream().map(ReadEntry::toLine).toList(), out);
         }
+        out.writeBoolean(split.xids() != null);
+        if (split.xids() != null) {
+            out.writeInt(split.xids().size());
+            for (long xid : split.xids()) {
+                out.writeLong(xid);
+            }
+        }
     }
 
     /**
@@ -98,11 +105,20 @@ final class PostgresSerde {
                         : null;
         List<String> lastKey = in.readBoolean() ? readStrings(in) : null;
         long rows = in.readLong();
-        List<ReadEntry> late =
-                version >= 2 && in.readBoolean()
-                        ? readStrings(in).stream().map(ReadEntry::parse).toList()
-                        : null;
-        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, rows, late);
+        List<ReadEntry> late = null;
+        List<Long> xids = null;
+        if (version >= 2) {
+            if (in.readBoolean()) {
+                late = readStrings(in).stream().map(ReadEntry::parse).toList();
+            }
+            if (in.readBoolean()) {
+                xids = new java.util.ArrayList<>();
+                for (int n = in.readInt(); n > 0; n--) {
+                    xids.add(in.readLong());
+                }
+            }
+        }
+        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, rows, late, xids);
     }
 
     static void writeStrings(List<String> strings, DataOutputView out) throws IOException {

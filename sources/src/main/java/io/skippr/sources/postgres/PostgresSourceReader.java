@@ -38,6 +38,13 @@ final class PostgresSourceReader
 
     @Override
     protected void onSplitFinished(Map<String, PostgresSplitState> finishedSplitIds) {
+        finishedSplitIds.forEach(
+                (id, state) ->
+                        context.sendSourceEventToCoordinator(
+                                new SplitRead(
+                                        id,
+                                        state.schema().stream(),
+                                        state.sent() == null ? null : state.sent().position())));
         context.sendSplitRequest();
     }
 

@@ -18,6 +18,8 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param rowsEmitted rows emitted so far: tables without a key resume by skipping them
  * @param late for a split that reads late commits (rows of transactions an earlier read could not
  *     see, by {@code xmin}) instead of a window: the earlier reads; null for any other split
+ * @param xids the transactions in progress in the snapshot the split's reading started in (and,
+ *     after a restore, in each later one); null before it started: its position names them all
  */
 public record PostgresSplit(
         String splitId,
@@ -27,7 +29,8 @@ public record PostgresSplit(
         CursorWindow window,
         List<String> lastKey,
         long rowsEmitted,
-        List<ReadEntry> late)
+        List<ReadEntry> late,
+        List<Long> xids)
         implements SourceSplit {
 
     public PostgresSplit {
@@ -35,26 +38,29 @@ public record PostgresSplit(
         Objects.requireNonNull(table, "table");
         lastKey = lastKey == null ? null : List.copyOf(lastKey);
         late = late == null ? null : List.copyOf(late);
+        xids = xids == null ? null : List.copyOf(xids);
     }
 
     /** A split not yet read. */
     static PostgresSplit fresh(
             String splitId, TableInfo table, Long keyFrom, Long keyTo, CursorWindow window) {
-        return new PostgresSplit(splitId, table, keyFrom, keyTo, window, null, 0, null);
+        return new PostgresSplit(splitId, table, keyFrom, keyTo, window, null, 0, null, null);
     }
 
     /** A split reading the rows of transactions that {@code reads} could not see. */
     static PostgresSplit lateCommits(String splitId, TableInfo table, List<ReadEntry> reads) {
-        return new PostgresSplit(splitId, table, null, null, null, null, 0, reads);
+        return new PostgresSplit(splitId, table, null, null, null, null, 0, reads, null);
     }
 
-    /** This split with reading progress. */
-    PostgresSplit withProgress(List<String> key, long rows) {
-        return new PostgresSplit(splitId, table, keyFrom, keyTo, window, key, rows, late);
+    /** This split with reading progress, and the transactions its reads could not see. */
+    PostgresSplit withProgress(List<String> key, long rows, List<Long> inProgress) {
+        return new PostgresSplit(
+                splitId, table, keyFrom, keyTo, window, key, rows, late, inProgress);
     }
 
     PostgresSplit withId(String id) {
-        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late);
+        return new PostgresSplit(
+                id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids);
     }
 
     @Override

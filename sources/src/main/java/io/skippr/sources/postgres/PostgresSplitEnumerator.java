@@ -35,6 +35,11 @@ final class PostgresSplitEnumerator
     private final Deque<PostgresSplit> pending;
     private long nextSplitNumber;
 
+    /** Per stream, earlier reads whose rows of transactions then in progress are to be read. */
+    private final Map<String, List<String>> late = new LinkedHashMap<>();
+
+    private final Set<String> outstanding = new java.util.HashSet<>();
+
     private final Set<Integer> waiting = new LinkedHashSet<>();
     private SplitPlanner.Poller poller;
 
@@ -49,6 +54,8 @@ final class PostgresSplitEnumerator
         this.upper = new LinkedHashMap<>(state.upper());
         this.pending = new ArrayDeque<>(state.pending());
         this.nextSplitNumber = state.nextSplitNumber();
+        state.late().forEach((stream, reads) -> late.put(stream, new ArrayList<>(reads)));
+        this.outstanding.addAll(state.outstanding());
     }
 
     @Override
@@ -85,10 +92,33 @@ final class PostgresSplitEnumerator
         }
         poller = new SplitPlanner.Poller(config.connection(), tables, upper);
         context.callAsync(
-                poller::poll,
+                () -> poller.poll(idle()),
                 this::onPolled,
                 config.pollIntervalMillis(),
                 config.pollIntervalMillis());
+    }
+
+    /**
+     * Per table that has no split handed out or pending, the earlier reads whose late commits to
+     * read: a table is polled only once its last reads finished, so the reads' positions are known
+     * and windows are read in order. Called on the coordinator thread; a copy for the poll.
+     */
+    private synchronized Map<String, List<ReadEntry>> idle() {
+        Map<String, List<ReadEntry>> idle = new LinkedHashMap<>();
+        for (TableInfo table : tables) {
+            String stream = table.stream();
+            boolean busy =
+                    outstanding.stream()
+                            .anyMatch(id -> stream.equals(id.substring(0, id.lastIndexOf('#'))));
+            if (!busy) {
+                idle.put(
+                        stream,
+                        late.getOrDefault(stream, List.of()).stream()
+                                .map(ReadEntry::parse)
+                                .toList());
+            }
+        }
+        return idle;
     }
 
     private void onPolled(SplitPlanner.Poller.Result result, Throwable error) {
@@ -96,16 +126,48 @@ final class PostgresSplitEnumerator
             throw asRuntime(error);
         }
         if (!result.splits().isEmpty()) {
-            LOG.info("New cursor values in {} tables", result.splits().size());
+            LOG.info("New cursor values or late commits in {} tables", result.splits().size());
             upper.putAll(result.upper());
+            synchronized (this) {
+                for (PostgresSplit split : result.splits()) {
+                    if (split.late() != null) { // these reads are read again now
+                        List<String> read = split.late().stream().map(ReadEntry::toLine).toList();
+                        late.getOrDefault(split.table().stream(), new ArrayList<>())
+                                .removeAll(read);
+                    }
+                }
+            }
             addPending(result.splits());
             assignPending();
         }
     }
 
-    private void addPending(List<PostgresSplit> splits) {
+    private synchronized void addPending(List<PostgresSplit> splits) {
         for (PostgresSplit split : splits) {
-            pending.add(split.withId(split.table().table() + "#" + nextSplitNumber++));
+            PostgresSplit numbered = split.withId(split.table().table() + "#" + nextSplitNumber++);
+            pending.add(numbered);
+            outstanding.add(numbered.splitId());
+        }
+    }
+
+    /**
+     * A reader finished a split: in a continuous run, its reads whose snapshots saw transactions in
+     * progress are kept for the table's next poll.
+     */
+    @Override
+    public synchronized void handleSourceEvent(
+            int subtaskId, org.apache.flink.api.connector.source.SourceEvent event) {
+        if (!(event instanceof SplitRead read)) {
+            return;
+        }
+        outstanding.remove(read.splitId());
+        if (config.bounded() || read.position() == null) {
+            return; // a bounded run's positions go to the sink with its data
+        }
+        for (String line : io.skippr.core.record.ReadPositions.entries(read.position())) {
+            if (!ReadEntry.parse(line).xids().isEmpty()) {
+                late.computeIfAbsent(read.stream(), s -> new ArrayList<>()).add(line);
+            }
         }
     }
 
@@ -146,9 +208,15 @@ final class PostgresSplitEnumerator
     }
 
     @Override
-    public PostgresEnumeratorState snapshotState(long checkpointId) {
+    public synchronized PostgresEnumeratorState snapshotState(long checkpointId) {
         return new PostgresEnumeratorState(
-                discovered, tables, upper, new ArrayList<>(pending), nextSplitNumber);
+                discovered,
+                tables,
+                upper,
+                new ArrayList<>(pending),
+                nextSplitNumber,
+                late,
+                new ArrayList<>(outstanding));
     }
 
     @Override

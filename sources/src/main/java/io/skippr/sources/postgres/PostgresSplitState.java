@@ -10,6 +10,8 @@ final class PostgresSplitState {
     private final long schemaVersion;
     private List<String> lastKey;
     private long rowsEmitted;
+    private List<Long> xids;
+    private io.skippr.core.record.ReadPosition sent;
 
     PostgresSplitState(PostgresSplit split) {
         this.split = split;
@@ -17,6 +19,7 @@ final class PostgresSplitState {
         this.schemaVersion = schema.version();
         this.lastKey = split.lastKey();
         this.rowsEmitted = split.rowsEmitted();
+        this.xids = split.xids();
     }
 
     StreamSchema schema() {
@@ -27,15 +30,31 @@ final class PostgresSplitState {
         return schemaVersion;
     }
 
-    /** Records that the row with {@code key} (null without a key), the n-th, was emitted. */
-    void advance(List<String> key, long ordinal) {
+    /**
+     * Records that the row with {@code key} (null without a key), the n-th, was emitted; {@code
+     * inProgress}, when not null, are the transactions the split's reads could not see.
+     */
+    void advance(List<String> key, long ordinal, List<Long> inProgress) {
         if (key != null) {
             lastKey = key;
         }
         rowsEmitted = ordinal;
+        if (inProgress != null) {
+            xids = inProgress;
+        }
+    }
+
+    /** Records the position the split sent after its rows. */
+    void sent(io.skippr.core.record.ReadPosition position) {
+        sent = position;
+    }
+
+    /** The position the split sent after its rows; null before it finished. */
+    io.skippr.core.record.ReadPosition sent() {
+        return sent;
     }
 
     PostgresSplit toSplit() {
-        return split.withProgress(lastKey, rowsEmitted);
+        return split.withProgress(lastKey, rowsEmitted, xids);
     }
 }

@@ -10,5 +10,15 @@ import java.util.List;
  *     represent
  * @param key the row's primary key as PostgreSQL text; null without a key
  * @param ordinal the row's 1-based number in the split's order, counting from the split's start
+ * @param xids on the first record a read of the split sends: the transactions in progress in its
+ *     snapshot, for the split's state; else null
  */
-record ReadRecord(SourceRecord record, List<String> key, long ordinal) {}
+record ReadRecord(SourceRecord record, List<String> key, long ordinal, List<Long> xids) {
+    ReadRecord(SourceRecord record, List<String> key, long ordinal) {
+        this(record, key, ordinal, null);
+    }
+
+    ReadRecord withXids(List<Long> inProgress) {
+        return new ReadRecord(record, key, ordinal, inProgress);
+    }
+}

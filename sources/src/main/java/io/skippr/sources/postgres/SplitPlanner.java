@@ -281,7 +281,11 @@ final class SplitPlanner {
         /** The result of one poll: new splits and the highest cursor values they reach. */
         record Result(List<PostgresSplit> splits, Map<String, String> upper) {}
 
-        Result poll() throws IOException {
+        /**
+         * @param idle per table whose earlier splits all finished (others wait), the earlier reads
+         *     whose late commits to read now
+         */
+        Result poll(Map<String, List<ReadEntry>> idle) throws IOException {
             try {
                 if (connection == null || connection.isClosed()) {
                     connection = connectionConfig.connect();
@@ -290,18 +294,31 @@ final class SplitPlanner {
                 Map<String, String> grown = new HashMap<>();
                 for (int i = 0; i < tables.size(); i++) {
                     TableInfo table = tables.get(i);
+                    if (!idle.containsKey(table.stream())) {
+                        continue;
+                    }
+                    List<ReadEntry> late = idle.get(table.stream());
                     String after = upper.get(table.stream());
                     String max = maxCursor(connection, table, after);
-                    if (max == null) {
+                    if (max == null && late.isEmpty()) {
                         continue;
                     }
                     table = refreshed(table);
                     tables.set(i, table);
-                    splits.add(
-                            PostgresSplit.fresh(
-                                    "", table, null, null, new CursorWindow(after, max, false)));
-                    upper.put(table.stream(), max);
-                    grown.put(table.stream(), max);
+                    if (!late.isEmpty()) {
+                        splits.add(PostgresSplit.lateCommits("", table, late));
+                    }
+                    if (max != null) {
+                        splits.add(
+                                PostgresSplit.fresh(
+                                        "",
+                                        table,
+                                        null,
+                                        null,
+                                        new CursorWindow(after, max, false)));
+                        upper.put(table.stream(), max);
+                        grown.put(table.stream(), max);
+                    }
                 }
                 return new Result(splits, grown);
             } catch (SQLException e) {

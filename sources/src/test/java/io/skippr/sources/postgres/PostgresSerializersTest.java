@@ -65,7 +65,8 @@ class PostgresSerializersTest {
                                 new CursorWindow(null, "2024-05-01 10:00:00+00", true),
                                 List.of("42"),
                                 17,
-                                null),
+                                null,
+                                List.of(4_000_000_000L, 9L)),
                         new PostgresSplit(
                                 "t#3",
                                 new TableInfo("s", "nokey", table.columns(), List.of(), null),
@@ -74,6 +75,7 @@ class PostgresSerializersTest {
                                 new CursorWindow("a", null, false),
                                 null,
                                 123_456_789_012L,
+                                null,
                                 null),
                         new PostgresSplit(
                                 "t#4",
@@ -88,7 +90,8 @@ class PostgresSerializersTest {
                                 null,
                                 List.of("1", "{\"a b\",c}"),
                                 2,
-                                null),
+                                null,
+                                List.of()),
                         PostgresSplit.lateCommits(
                                 "t#5",
                                 table,
@@ -116,15 +119,22 @@ class PostgresSerializersTest {
                         List.of(
                                 PostgresSplit.fresh(
                                         "a#7", table, 1L, 100L, new CursorWindow("x", "y", false))),
-                        8);
+                        8,
+                        Map.of(
+                                "Orders \"x\"",
+                                List.of(new ReadEntry("7", 1L, 9L, List.of(4L)).toLine())),
+                        List.of("a#7", "a#6"));
         PostgresEnumeratorStateSerializer serializer = PostgresEnumeratorStateSerializer.INSTANCE;
         PostgresEnumeratorState back =
                 serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
         assertThat(back).isEqualTo(state);
         assertThat(back.upper()).containsEntry("empty", null);
 
+        // version 1 ended after the pending splits: no late reads, no outstanding splits
         PostgresEnumeratorState initial = PostgresEnumeratorState.initial();
-        assertThat(serializer.deserialize(1, serializer.serialize(initial))).isEqualTo(initial);
+        byte[] v2 = serializer.serialize(initial);
+        assertThat(serializer.deserialize(1, java.util.Arrays.copyOf(v2, v2.length - 8)))
+                .isEqualTo(initial);
     }
 
     @Test
