@@ -558,6 +558,32 @@ public abstract class SinkConformanceKit {
     }
 
     /**
+     * Passes when a --once run after continuous runs committed rows is refused before it starts
+     * (exit code 2, saying what to do), where it would have loaded them again, and the destination
+     * keeps each row once: on main it appended the continuous run's 100 rows a second time.
+     */
+    @Test
+    void aOnceRunAfterContinuousCommitsIsRefusedRatherThanLoadingThemTwice() throws Exception {
+        source.orders("orders", 1, 501);
+        pipeline.once(orders());
+        source.orders("orders", 501, 601);
+        try (var run = pipeline.start(orders())) {
+            KitPipeline.await(() -> keys("orders") >= 600);
+        }
+        if (exactlyOnce()) {
+            assertThatThrownBy(() -> pipeline.once(orders()))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("pipelines.p: continuous runs committed 100 rows into ")
+                    .hasMessageContaining(
+                            "after its last --once run; a --once run starts from that run's"
+                                    + " positions and would add those rows again. Run the"
+                                    + " pipeline continuously (skipprd sync --pipeline p) to carry"
+                                    + " on from its checkpoint");
+        }
+        assertHolds("orders", 1, 601);
+    }
+
+    /**
      * Passes when files are read once across bounded runs: a rerun over unchanged files adds
      * nothing, a new file is read, and a file that grew is read from where the last run ended.
      */

@@ -52,6 +52,11 @@ public final class FileSinks {
             String compression) {
         try {
             CommitLog log = new CommitLog(store, pipeline);
+            long after = bounded ? log.rowsAfterPositions() : 0; // before anything is removed
+            if (after > 0) {
+                throw io.skippr.core.spi.OnceAfterContinuous.refusal(
+                        pipeline, store.describe(), after, false);
+            }
             if (bounded) {
                 for (CommitLog.Commit undone : log.incomplete()) {
                     for (String file : undone.files()) {

@@ -31,8 +31,15 @@ public final class IcebergSinks {
                     IcebergTables.ensureNamespace(catalog, draft.icebergNamespace());
                     CommitHistory history = new CommitHistory(draft);
                     long last = 0;
+                    long after = 0;
                     for (TableIdentifier id : catalog.listTables(draft.icebergNamespace())) {
-                        last = Math.max(last, history.lastRun(catalog.loadTable(id)));
+                        Table table = catalog.loadTable(id);
+                        last = Math.max(last, history.lastRun(table));
+                        after += draft.bounded() ? history.rowsAfterPosition(table) : 0;
+                    }
+                    if (after > 0) {
+                        throw io.skippr.core.spi.OnceAfterContinuous.refusal(
+                                draft.pipeline(), "data_sinks." + draft.sink(), after, false);
                     }
                     return draft.withRun(last + 1);
                 });

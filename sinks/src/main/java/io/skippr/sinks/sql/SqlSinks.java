@@ -48,6 +48,16 @@ public final class SqlSinks {
             c.commit();
             c.setAutoCommit(true);
             database.finishLeftPrepared(c, draft);
+            if (bounded && (mode == WriteMode.APPEND || mode == WriteMode.DEFAULT)) {
+                long after = markers.rowsAfterPositions(c); // before any staging is dropped
+                if (after > 0) {
+                    throw io.skippr.core.spi.OnceAfterContinuous.refusal(
+                            pipeline,
+                            "data_sinks." + sink + " (" + database.describe() + ")",
+                            after,
+                            true);
+                }
+            }
             SqlSinkSettings settings =
                     new SqlSinkSettings(
                             pipeline, sink, schema, markers.nextRun(c), bounded, mode, database);
