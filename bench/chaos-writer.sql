@@ -15,6 +15,24 @@ CREATE TABLE chaos_src.items (
   updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 
+-- Every version of every row, as the writer wrote it: an append destination may hold only these,
+-- each at most once (a version overwritten before a poll read it is never read).
+CREATE TABLE chaos_src.history (
+  id bigint NOT NULL,
+  version int NOT NULL,
+  payload text,
+  amount numeric(12, 2),
+  updated_at timestamptz NOT NULL,
+  PRIMARY KEY (id, version)
+);
+CREATE FUNCTION chaos_src.remember() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO chaos_src.history VALUES (NEW.id, NEW.version, NEW.payload, NEW.amount, NEW.updated_at);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER remember AFTER INSERT OR UPDATE ON chaos_src.items
+  FOR EACH ROW EXECUTE FUNCTION chaos_src.remember();
+
 -- One row: the writer's stop flag and what it did.
 CREATE TABLE chaos_src.writer (
   stop boolean NOT NULL,

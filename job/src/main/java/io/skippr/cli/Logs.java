@@ -31,6 +31,8 @@ final class Logs {
         }
         Path file = stateDir.resolve("logs").resolve("skipprd.log");
         System.setProperty("skippr.console.level", console ? "INFO" : "OFF");
+        // Flink's web UI shows the JobManager log from here (and does not warn that it cannot)
+        System.setProperty("log.file", file.toString());
         LoggerContext context = (LoggerContext) LogManager.getContext(false);
         context.reconfigure();
         Configuration config = context.getConfiguration();
@@ -56,6 +58,11 @@ final class Logs {
         appender.start();
         config.addAppender(appender);
         config.getRootLogger().addAppender(appender, null, null);
+        for (var logger : config.getLoggers().values()) {
+            if (!logger.isAdditive()) { // Flink's: the console shows only their errors
+                logger.addAppender(appender, null, null);
+            }
+        }
         context.updateLoggers();
     }
 
