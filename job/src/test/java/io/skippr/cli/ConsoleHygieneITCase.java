@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,26 +18,8 @@ class ConsoleHygieneITCase {
 
     @Test
     void withLogTheConsoleShowsSkipprsLinesAndTheLogFileKeepsFlinksNoise() throws Exception {
-        Path source = Path.of("../examples/quickstart");
-        Files.copy(source.resolve("skippr.yml"), dir.resolve("skippr.yml"));
-        Files.createDirectories(dir.resolve("data"));
-        try (Stream<Path> files = Files.list(source.resolve("data"))) {
-            for (Path f : files.toList()) {
-                Files.copy(f, dir.resolve("data").resolve(f.getFileName()));
-            }
-        }
-        Process sync =
-                SkipprdProcess.start(
-                        dir,
-                        "sync",
-                        Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
-                        List.of(),
-                        "sync",
-                        "--pipeline",
-                        "orders",
-                        "--once",
-                        "--log");
-        assertThat(sync.waitFor(180, TimeUnit.SECONDS)).as("skipprd ended").isTrue();
+        Quickstart.copyTo(dir);
+        Process sync = SkipprdProcess.syncOnce(dir, "orders", "--log");
         String console = Files.readString(dir.resolve("sync.err"));
         String log = Files.readString(dir.resolve("state/orders/logs/skipprd.log"));
 

@@ -46,6 +46,28 @@ public final class SkipprdProcess {
     }
 
     /**
+     * {@code skipprd sync --pipeline PIPELINE --once} and {@code more} in {@code dir}, with its
+     * state in {@code dir/state}, to its end (at most two minutes); output in {@code dir/sync.out}
+     * and {@code dir/sync.err}.
+     */
+    public static Process syncOnce(Path dir, String pipeline, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("sync", "--pipeline", pipeline, "--once"));
+        args.addAll(List.of(more));
+        Process process =
+                start(
+                        dir,
+                        "sync",
+                        java.util.Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
+                        List.of(),
+                        args.toArray(String[]::new));
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("skipprd sync --once did not end within 120 s");
+        }
+        return process;
+    }
+
+    /**
      * Polls {@code condition} until it holds; fails at once if the process ends first, and after
      * {@code limit} otherwise, with {@code output} (what the process printed) in the message.
      */

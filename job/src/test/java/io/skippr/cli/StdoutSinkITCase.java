@@ -9,9 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,18 +32,8 @@ class StdoutSinkITCase {
                   screen:
                     Stdout: {}
                 """);
-        Process process =
-                SkipprdProcess.start(
-                        dir,
-                        "sync",
-                        Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
-                        List.of(),
-                        "sync",
-                        "--pipeline",
-                        "orders",
-                        "--once");
+        Process process = SkipprdProcess.syncOnce(dir, "orders");
 
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(Files.readString(dir.resolve("sync.err"))).isZero();
         List<String> lines = Files.readAllLines(dir.resolve("sync.out"));
         assertThat(lines).hasSize(300);

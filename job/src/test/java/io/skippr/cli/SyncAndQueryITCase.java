@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,30 +17,26 @@ class SyncAndQueryITCase {
     @TempDir Path dir;
 
     private Path quickstart() throws IOException {
-        Path source = Path.of("../examples/quickstart");
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p :
-                    files.filter(Files::isRegularFile)
-                            .filter(
-                                    p -> {
-                                        Path rel = source.relativize(p);
-                                        // the example as committed: not what a local run left
-                                        return rel.toString().equals("skippr.yml")
-                                                || rel.startsWith("data");
-                                    })
-                            .toList()) {
-                Path target = dir.resolve(source.relativize(p).toString());
-                Files.createDirectories(target.getParent());
-                Files.copy(p, target);
-            }
-        }
-        return dir.resolve("skippr.yml");
+        return Quickstart.copyTo(dir);
+    }
+
+    /** {@code skipprd query} of the orders' count, distinct ids and sum of ids. */
+    private CliRun ordersSummary(Path config) {
+        return CliRun.run(
+                dir,
+                Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
+                "query",
+                "--config",
+                config.toString(),
+                "--pipeline",
+                "orders",
+                "SELECT count(*) AS orders, count(DISTINCT _skippr_id) AS ids,"
+                        + " sum(id) AS ids_sum FROM orders");
     }
 
     @Test
     void theQuickstartSyncsOnceAndItsRowsCanBeQueried() throws IOException {
         Path config = quickstart();
-        Map<String, String> env = Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString());
 
         CliRun sync = CliRun.syncOnce(dir, config, "orders");
 
@@ -53,17 +48,7 @@ class SyncAndQueryITCase {
                                 + " deadlettered");
         assertThat(sync.err()).containsPattern("orders\\s+41\\s+40\\s+1");
 
-        CliRun query =
-                CliRun.run(
-                        dir,
-                        env,
-                        "query",
-                        "--config",
-                        config.toString(),
-                        "--pipeline",
-                        "orders",
-                        "SELECT count(*) AS orders, count(DISTINCT _skippr_id) AS ids,"
-                                + " sum(id) AS ids_sum FROM orders");
+        CliRun query = ordersSummary(config);
 
         assertThat(query.exitCode()).as(query.all()).isZero();
         assertThat(query.out())
@@ -82,7 +67,6 @@ class SyncAndQueryITCase {
     @Test
     void theQuickstartRunTwiceLoadsEachRowOnce() throws IOException {
         Path config = quickstart();
-        Map<String, String> env = Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString());
 
         assertThat(CliRun.syncOnce(dir, config, "orders").exitCode()).isZero();
         CliRun again = CliRun.syncOnce(dir, config, "orders");
@@ -92,17 +76,7 @@ class SyncAndQueryITCase {
                 .contains(
                         "Pipeline sync complete: 0 streams, 0 records read, 0 written, 0"
                                 + " deadlettered");
-        CliRun query =
-                CliRun.run(
-                        dir,
-                        env,
-                        "query",
-                        "--config",
-                        config.toString(),
-                        "--pipeline",
-                        "orders",
-                        "SELECT count(*) AS orders, count(DISTINCT _skippr_id) AS ids,"
-                                + " sum(id) AS ids_sum FROM orders");
+        CliRun query = ordersSummary(config);
         assertThat(query.out())
                 .isEqualTo(
                         """

@@ -250,7 +250,7 @@ class SpecSchemaSinksExampleITCase {
             for (String key : new CommitLog(store).committedKeys()) {
                 assertThat(key)
                         .matches(
-                                "orders/dt=\\d{4}-\\d{2}-\\d{2}/orders-\\d{6}-\\d{3}-\\d{6}\\.parquet");
+                                "orders/dt=\\d{4}-\\d{2}-\\d{2}/orders-\\d{6}-\\d{3}-\\d{6}-\\d{6}\\.parquet");
                 Path copy = dir.resolve("f" + local.size() + ".parquet");
                 store.download(key, copy);
                 local.add("'" + copy + "'");

@@ -10,7 +10,9 @@ import org.apache.iceberg.util.SnapshotUtil;
  * history: which pipeline, sink, run and checkpoint committed it (the commit id), how many rows,
  * and in a bounded run the stream's highest cursor value among them (where the next run starts).
  * Only the current snapshot's ancestors count: a commit is in the table if and only if its snapshot
- * is.
+ * is. The run, the positions (per stream) and the rows continuous runs committed since the last
+ * positions are also kept in the table's properties, set in the same metadata commit, where
+ * snapshot expiry and compaction cannot drop them.
  */
 public final class CommitHistory {
     public static final String PIPELINE = "skippr.pipeline";
@@ -52,7 +54,7 @@ public final class CommitHistory {
 
     /** The highest run of this pipeline and sink the table's history records, or 0. */
     public long lastRun(Table table) {
-        long last = 0;
+        long last = Long.parseLong(table.properties().getOrDefault(key("last-run"), "0"));
         for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
             Map<String, String> summary = summary(snapshot);
             if (ours(summary) && summary.containsKey(RUN)) {
@@ -66,20 +68,71 @@ public final class CommitHistory {
     public record Position(String stream, String value, String type) {}
 
     /**
-     * The position the latest bounded run of this pipeline and sink that recorded one committed to
-     * the table, or null.
+     * Per stream, the position the latest bounded run of this pipeline and sink that recorded one
+     * committed to the table: from the table's properties, else (a table committed to before they
+     * held positions) from its snapshots.
      */
-    public Position position(Table table) {
-        for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
-            Map<String, String> summary = summary(snapshot);
-            if (ours(summary)
-                    && "true".equals(summary.get(BOUNDED))
-                    && summary.get(POSITION) != null) {
-                return new Position(
-                        summary.get(STREAM), summary.get(POSITION), summary.get(POSITION_TYPE));
+    public Map<String, Position> positions(Table table) {
+        Map<String, Position> positions = new java.util.TreeMap<>();
+        String prefix = key("position.");
+        table.properties()
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith(prefix)) {
+                                String stream = k.substring(prefix.length());
+                                String[] typed = v.split(":", 2);
+                                positions.put(stream, new Position(stream, typed[1], typed[0]));
+                            }
+                        });
+        if (positions.isEmpty()) {
+            for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+                Map<String, String> summary = summary(snapshot);
+                if (ours(summary)
+                        && "true".equals(summary.get(BOUNDED))
+                        && summary.get(POSITION) != null) {
+                    Position p =
+                            new Position(
+                                    summary.get(STREAM),
+                                    summary.get(POSITION),
+                                    summary.get(POSITION_TYPE));
+                    positions.put(p.stream(), p);
+                    break;
+                }
             }
         }
-        return null;
+        return positions;
+    }
+
+    /**
+     * Records a commit in the table's properties, in the commit's own transaction: the run, and for
+     * a bounded run the positions it committed per stream (and no rows after them); for a
+     * continuous run, its rows after the last positions.
+     */
+    void record(
+            org.apache.iceberg.UpdateProperties properties,
+            Table table,
+            long run,
+            long rows,
+            Map<String, io.skippr.core.record.CommittedPosition> positions) {
+        properties.set(key("last-run"), String.valueOf(Math.max(run, lastRun(table))));
+        if (settings.bounded()) {
+            if (!positions.isEmpty()) {
+                positions.forEach(
+                        (stream, p) ->
+                                properties.set(
+                                        key("position." + stream), p.type() + ":" + p.value()));
+                properties.set(key("rows-after-position"), "0");
+            }
+        } else {
+            properties.set(
+                    key("rows-after-position"), String.valueOf(rowsAfterPosition(table) + rows));
+        }
+        properties.commit();
+    }
+
+    /** A property of this pipeline and sink: {@code skippr.<pipeline>/<sink>.<name>}. */
+    private String key(String name) {
+        return "skippr." + settings.pipeline() + "/" + settings.sink() + "." + name;
     }
 
     /**
@@ -87,6 +140,10 @@ public final class CommitHistory {
      * {@link #position} reads (all of theirs when there is none).
      */
     public long rowsAfterPosition(Table table) {
+        String kept = table.properties().get(key("rows-after-position"));
+        if (kept != null) {
+            return Long.parseLong(kept);
+        }
         long rows = 0;
         for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
             Map<String, String> summary = summary(snapshot);

@@ -15,6 +15,7 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,7 +108,10 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
         if (files.isEmpty()) {
             return false;
         }
-        AppendFiles append = table.newAppend();
+        // The data, and the run and positions in the table's properties, in one metadata commit:
+        // properties outlive the snapshot, which expiry or compaction may drop.
+        Transaction tx = table.newTransaction();
+        AppendFiles append = tx.newAppend();
         files.forEach(append::appendFile);
         append.set(CommitHistory.PIPELINE, settings.pipeline())
                 .set(CommitHistory.SINK, settings.sink())
@@ -117,19 +121,28 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
                 .set(CommitHistory.STREAM, results.get(0).stream())
                 .set(CommitHistory.ROWS, String.valueOf(rows))
                 .set(CommitHistory.BOUNDED, String.valueOf(settings.bounded()));
-        CommittedPosition position = read.get(results.get(0).stream());
+        // per stream: two streams may map to one table, each with its own position
+        Map<String, CommittedPosition> positions = new TreeMap<>();
         for (IcebergWriteResult result : results) {
+            CommittedPosition sent = read.get(result.stream());
+            if (sent != null) {
+                positions.merge(result.stream(), sent, CommittedPosition::combine);
+            }
             if (result.cursor() != null && result.cursorType() != null) {
-                position =
-                        new CommittedPosition(result.cursorType(), result.cursor())
-                                .combine(position);
+                positions.merge(
+                        result.stream(),
+                        new CommittedPosition(result.cursorType(), result.cursor()),
+                        CommittedPosition::combine);
             }
         }
-        if (position != null) {
+        if (positions.size() == 1) { // in the snapshot too, as before positions were properties
+            CommittedPosition position = positions.values().iterator().next();
             append.set(CommitHistory.POSITION, position.value())
                     .set(CommitHistory.POSITION_TYPE, position.type());
         }
         append.commit();
+        history.record(tx.updateProperties(), table, committable.run(), rows, positions);
+        tx.commitTransaction();
         if (settings.compact()) {
             compact(table);
         }

@@ -57,10 +57,8 @@ public final class IcebergSinks {
                     CommitHistory history = new CommitHistory(settings);
                     for (TableIdentifier id : catalog.listTables(settings.icebergNamespace())) {
                         Table table = catalog.loadTable(id);
-                        CommitHistory.Position position = history.position(table);
-                        if (position != null) {
-                            positions.put(position.stream(), position.value());
-                        }
+                        history.positions(table)
+                                .forEach((stream, p) -> positions.put(stream, p.value()));
                     }
                     return positions;
                 });

@@ -55,7 +55,7 @@ class AthenaSinkITCase {
                             .setNumberSlotsPerTaskManager(4)
                             .build());
 
-    private static final String KEY = "orders-\\d{6}-\\d{3}-\\d{6}\\.parquet";
+    private static final String KEY = "orders-\\d{6}-\\d{3}-\\d{6}-\\d{6}\\.parquet";
 
     @TempDir Path dir;
     private FakeGlueServer glue;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,6 +125,51 @@ class IcebergCommitterITCase {
         assertThat(IcebergSinks.rowsAfterPositions(continuous))
                 .as("the rows a run starting there would load again")
                 .isEqualTo(40);
+    }
+
+    /**
+     * Expiring every snapshot but the newest (as Athena's VACUUM, or the docs' retention advice,
+     * does) keeps where the next run starts, the run numbers and the count of rows after: on main
+     * the position lived only in the bounded run's snapshot, so the next run reloaded everything.
+     */
+    @Test
+    void positionsAndRunsSurviveSnapshotExpiry() throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings first = lake.settings(true, 1 << 20, false);
+        IcebergCommitter committer = new IcebergCommitter(first, "test");
+        committer.commit(
+                new IcebergCommittable(
+                        first.run(),
+                        1,
+                        List.copyOf(TestLake.write(first, 0, 1, TestLake.ORDERS, 1, 61))));
+        committer.close();
+        IcebergSinkSettings continuous = lake.settings(false, 1 << 20, false);
+        IcebergCommitter streaming = new IcebergCommitter(continuous, "test");
+        streaming.commit(
+                new IcebergCommittable(
+                        continuous.run(),
+                        1,
+                        List.copyOf(TestLake.write(continuous, TestLake.ORDERS, 61, 81))));
+        streaming.close();
+
+        Catalog catalog = lake.catalog().open();
+        try {
+            catalog.loadTable(first.table("orders"))
+                    .expireSnapshots()
+                    .expireOlderThan(System.currentTimeMillis() + 1)
+                    .retainLast(1)
+                    .commit();
+        } finally {
+            ((java.io.Closeable) catalog).close();
+        }
+
+        assertThat(lake.table("orders").snapshots()).hasSize(1);
+        assertThat(IcebergSinks.committedPositions(first)).isEqualTo(Map.of("orders", "60"));
+        assertThat(IcebergSinks.rowsAfterPositions(first)).isEqualTo(20);
+        assertThat(lake.settings(false, 1 << 20, false).run()).as("the next run").isEqualTo(3);
+        assertThatThrownBy(() -> lake.settings(true, 1 << 20, false))
+                .as("a --once run now would load the continuous run's 20 rows again")
+                .hasMessageContaining("continuous runs committed 20 rows into data_sinks.lake");
     }
 
     @Test
