@@ -6,6 +6,7 @@ import io.skippr.job.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -121,6 +122,58 @@ class RerunCorpusITCase {
                 .containsExactly("0");
     }
 
+    @Test
+    void aWrongPasswordIsAConfigurationErrorBeforeTheJobStarts() throws Exception {
+        Path config = config(login(TestPostgres.env("SKIPPR_TEST_PG_USER")));
+
+        CliRun run = sync(config, Map.of("SRC_PASSWORD", "not-the-password"));
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(Skipprd.USAGE);
+        assertThat(run.err().lines().filter(l -> l.startsWith("error: ")).toList())
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .startsWith(
+                        "error: skippr.yml: data_sources.app_db.Postgres: Could not connect to"
+                                + " PostgreSQL at ")
+                .contains("password authentication failed");
+        assertThat(run.all()).doesNotContain("Flink web UI", "not-the-password", "\tat ");
+    }
+
+    @Test
+    void aTableTheUserMayNotReadIsAConfigurationErrorNamingTheGrant() throws Exception {
+        String role = source.schema + "_reader";
+        source.exec(
+                "CREATE ROLE \"" + role + "\" LOGIN PASSWORD 'reader-pw'",
+                "GRANT USAGE ON SCHEMA \"" + source.schema + "\" TO \"" + role + "\"");
+        try {
+            CliRun run = sync(config(login(role)), Map.of("SRC_PASSWORD", "reader-pw"));
+
+            assertThat(run.exitCode()).as(run.all()).isEqualTo(Skipprd.USAGE);
+            assertThat(run.err().lines().filter(l -> l.startsWith("error: ")).toList())
+                    .containsExactly(
+                            "error: skippr.yml: data_sources.app_db.Postgres: user \""
+                                    + role
+                                    + "\" may not read \""
+                                    + source.schema
+                                    + "\".\"orders\"; run GRANT SELECT ON \""
+                                    + source.schema
+                                    + "\".\"orders\" TO \""
+                                    + role
+                                    + "\"");
+            assertThat(run.all()).doesNotContain("Flink web UI", "\tat ");
+        } finally {
+            source.exec(
+                    "REVOKE ALL ON SCHEMA \"" + source.schema + "\" FROM \"" + role + "\"",
+                    "DROP ROLE \"" + role + "\"");
+        }
+    }
+
+    /** The source entry of the orders table logging in as {@code user} with ${SRC_PASSWORD}. */
+    private String login(String user) {
+        return source.sourceYaml("orders", null)
+                .replace("user: " + TestPostgres.env("SKIPPR_TEST_PG_USER"), "user: " + user)
+                .replace("${PG_PASSWORD}", "${SRC_PASSWORD}");
+    }
+
     /**
      * A table without a key or cursor is read in full by every run, and an append sink adds it
      * again: each run says so before it starts, rather than doubling the table in silence.
@@ -152,19 +205,15 @@ class RerunCorpusITCase {
     }
 
     private CliRun sync(Path config) {
+        return sync(config, Map.of());
+    }
+
+    private CliRun sync(Path config, Map<String, String> more) {
+        Map<String, String> env = new java.util.HashMap<>(more);
+        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        env.put("PG_PASSWORD", TestPostgres.env("SKIPPR_TEST_PG_PASSWORD"));
         return CliRun.run(
-                dir,
-                java.util.Map.of(
-                        "SKIPPR_STATE_DIR",
-                        dir.resolve("state").toString(),
-                        "PG_PASSWORD",
-                        TestPostgres.env("SKIPPR_TEST_PG_PASSWORD")),
-                "sync",
-                "--config",
-                config.toString(),
-                "--pipeline",
-                "orders",
-                "--once");
+                dir, env, "sync", "--config", config.toString(), "--pipeline", "orders", "--once");
     }
 
     private Path config(String sourceYaml) throws Exception {
