@@ -22,6 +22,14 @@ class SyncAndQueryITCase {
 
     /** {@code skipprd query} of the orders' count, distinct ids and sum of ids. */
     private CliRun ordersSummary(Path config) {
+        return query(
+                config,
+                "SELECT count(*) AS orders, count(DISTINCT _skippr_id) AS ids,"
+                        + " sum(id) AS ids_sum FROM orders");
+    }
+
+    /** {@code skipprd query --config CONFIG --pipeline orders SQL}, with the state in dir/state. */
+    private CliRun query(Path config, String sql) {
         return CliRun.run(
                 dir,
                 Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
@@ -30,8 +38,7 @@ class SyncAndQueryITCase {
                 config.toString(),
                 "--pipeline",
                 "orders",
-                "SELECT count(*) AS orders, count(DISTINCT _skippr_id) AS ids,"
-                        + " sum(id) AS ids_sum FROM orders");
+                sql);
     }
 
     @Test
@@ -121,17 +128,7 @@ class SyncAndQueryITCase {
 
     @Test
     void queryingAPipelineThatNeverRanSaysSo() throws IOException {
-        Path config = quickstart();
-        CliRun query =
-                CliRun.run(
-                        dir,
-                        Map.of("SKIPPR_STATE_DIR", dir.resolve("state").toString()),
-                        "query",
-                        "--config",
-                        config.toString(),
-                        "--pipeline",
-                        "orders",
-                        "SELECT 1");
+        CliRun query = query(quickstart(), "SELECT 1");
         assertThat(query.exitCode()).isEqualTo(2);
         assertThat(query.err())
                 .isEqualTo(

@@ -128,6 +128,32 @@ class IcebergCommitterITCase {
     }
 
     /**
+     * Two streams that map to one table ("Orders" and "orders" both land in orders) keep their own
+     * positions: on main the table recorded the highest cursor of both, labelled as the first
+     * stream, which could skip rows of the other.
+     */
+    @Test
+    void twoStreamsOfOneTableKeepTheirOwnPositions() throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings run = lake.settings(true, 1 << 20, false);
+        StreamSchema upper =
+                new StreamSchema(
+                        "Orders",
+                        TestLake.ORDERS.columns(),
+                        TestLake.ORDERS.primaryKey(),
+                        TestLake.ORDERS.cursorColumn());
+        List<IcebergWriteResult> results = new ArrayList<>();
+        results.addAll(TestLake.write(run, 0, 2, TestLake.ORDERS, 1, 11));
+        results.addAll(TestLake.write(run, 1, 2, upper, 500, 511));
+        IcebergCommitter committer = new IcebergCommitter(run, "test");
+        assertThat(committer.commit(new IcebergCommittable(run.run(), 1, results))).isTrue();
+        committer.close();
+
+        assertThat(IcebergSinks.committedPositions(run))
+                .isEqualTo(Map.of("orders", "10", "Orders", "510"));
+    }
+
+    /**
      * Expiring every snapshot but the newest (as Athena's VACUUM, or the docs' retention advice,
      * does) keeps where the next run starts, the run numbers and the count of rows after: on main
      * the position lived only in the bounded run's snapshot, so the next run reloaded everything.

@@ -54,11 +54,7 @@ record FileEntry(
         try (InputStream in = Files.newInputStream(file)) {
             sha.update(in.readNBytes(bytes));
         }
-        StringBuilder hex = new StringBuilder();
-        for (byte b : sha.digest()) {
-            hex.append(String.format("%02x", b));
-        }
-        return hex.toString();
+        return java.util.HexFormat.of().formatHex(sha.digest());
     }
 
     String toLine() {
