@@ -8,7 +8,6 @@ import io.skippr.core.record.StreamSchema;
 import io.skippr.core.spi.RowCheck;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -22,7 +21,7 @@ final class LoadChecker extends ProcessFunction<SourceRecord, SourceRecord> {
     private final String pipeline;
     private final RowCheck check;
     private transient Map<String, Map<Long, StreamSchema>> schemas;
-    private transient Map<String, LongCounter> deadlettered;
+    private transient StreamCounters deadlettered;
 
     LoadChecker(String pipeline, RowCheck check) {
         this.pipeline = pipeline;
@@ -33,7 +32,7 @@ final class LoadChecker extends ProcessFunction<SourceRecord, SourceRecord> {
     public void processElement(SourceRecord record, Context ctx, Collector<SourceRecord> out) {
         if (schemas == null) {
             schemas = new HashMap<>();
-            deadlettered = new HashMap<>();
+            deadlettered = new StreamCounters(Progress.LOAD_DEADLETTERED, getRuntimeContext());
         }
         if (record instanceof SchemaChange change) {
             schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
@@ -43,33 +42,27 @@ final class LoadChecker extends ProcessFunction<SourceRecord, SourceRecord> {
                     schemas.getOrDefault(row.stream(), Map.of()).get(row.schemaVersion());
             String problem = schema == null ? null : check.problem(schema, row);
             if (problem != null) {
-                deadlettered
-                        .computeIfAbsent(
-                                row.stream(),
-                                s -> {
-                                    LongCounter c = new LongCounter();
-                                    getRuntimeContext()
-                                            .addAccumulator(
-                                                    Progress.accumulator(
-                                                            Progress.LOAD_DEADLETTERED, s),
-                                                    c);
-                                    return c;
-                                })
-                        .add(1);
+                deadlettered.add(row.stream(), 1);
                 ctx.output(
                         Normaliser.DEADLETTERS,
-                        new Deadletter(
-                                pipeline,
-                                row.stream(),
-                                Deadletter.LOAD,
-                                "UnloadableValue",
-                                problem,
-                                Normaliser.nowMicros(),
-                                row.position(),
-                                Payloads.of(schema, row)));
+                        deadletter(pipeline, schema, row, "UnloadableValue", problem));
                 return;
             }
         }
         out.collect(record);
+    }
+
+    /** A row that did not load, as a deadletter of the {@code load} stage. */
+    static Deadletter deadletter(
+            String pipeline, StreamSchema schema, Row row, String errorClass, String message) {
+        return new Deadletter(
+                pipeline,
+                row.stream(),
+                Deadletter.LOAD,
+                errorClass,
+                message,
+                Normaliser.nowMicros(),
+                row.position(),
+                Payloads.of(schema, row));
     }
 }

@@ -166,17 +166,27 @@ public final class PipelineGraph {
                                 SerializerTypeInfo.SOURCE_RECORD)
                         .uid(uid(name, sinkRole + "/check"))
                         .name(uid(name, sinkRole + "/check"));
+        DataStream<io.skippr.core.record.Deadletter> deadletters =
+                normalised
+                        .getSideOutput(Normaliser.DEADLETTERS)
+                        .union(loadable.getSideOutput(Normaliser.DEADLETTERS));
+        SingleOutputStreamOperator<SourceRecord> probed = loadable;
+        if (sink.loadProbe() != null) {
+            probed =
+                    loadable.transform(
+                                    uid(name, sinkRole + "/probe"),
+                                    SerializerTypeInfo.SOURCE_RECORD,
+                                    new LoadProber(name, sink.loadProbe()))
+                            .uid(uid(name, sinkRole + "/probe"));
+            deadletters = deadletters.union(probed.getSideOutput(Normaliser.DEADLETTERS));
+        }
         DataStream<SourceRecord> counted =
-                loadable.process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
+                probed.process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
                         .uid(uid(name, sinkRole + "/count"))
                         .name(uid(name, sinkRole + "/count"));
         sink.addTo(counted, uid(name, sinkRole));
         java.util.List<SkipprSink> sinks = new java.util.ArrayList<>(java.util.List.of(sink));
 
-        var deadletters =
-                normalised
-                        .getSideOutput(Normaliser.DEADLETTERS)
-                        .union(loadable.getSideOutput(Normaliser.DEADLETTERS));
         if (run.deadletterSink() == null) {
             deadletters
                     .sinkTo(new DiscardedDeadletters())

@@ -2,9 +2,6 @@ package io.skippr.job;
 
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SourceRecord;
-import java.util.HashMap;
-import java.util.Map;
-import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -12,24 +9,15 @@ import org.apache.flink.util.Collector;
 final class WrittenCounter extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
 
-    private transient Map<String, LongCounter> counters;
+    private transient StreamCounters written;
 
     @Override
     public void processElement(SourceRecord record, Context ctx, Collector<SourceRecord> out) {
         if (record instanceof Row row) {
-            if (counters == null) {
-                counters = new HashMap<>();
+            if (written == null) {
+                written = new StreamCounters(Progress.WRITTEN, getRuntimeContext());
             }
-            counters.computeIfAbsent(
-                            row.stream(),
-                            s -> {
-                                LongCounter c = new LongCounter();
-                                getRuntimeContext()
-                                        .addAccumulator(
-                                                Progress.accumulator(Progress.WRITTEN, s), c);
-                                return c;
-                            })
-                    .add(1);
+            written.add(row.stream(), 1);
         }
         out.collect(record);
     }

@@ -96,6 +96,46 @@ final class DuckDbFixture implements SinkFixture {
         return DriverManager.getConnection("jdbc:duckdb:" + file);
     }
 
+    /**
+     * DuckDB cannot add a CHECK constraint to a table: the table is made again with one, under the
+     * same name, columns and rows.
+     */
+    @Override
+    public String refuse(Path dir, String stream, Set<Long> ids) throws Exception {
+        String table = "raw.\"" + Names.snake(stream) + "\"";
+        List<String> columns = new ArrayList<>();
+        try (Connection c = open(dir.resolve("warehouse.duckdb"));
+                Statement st = c.createStatement()) {
+            try (PreparedStatement q =
+                    c.prepareStatement(
+                            "SELECT column_name, data_type FROM information_schema.columns"
+                                    + " WHERE table_schema = 'raw' AND table_name = ?"
+                                    + " ORDER BY ordinal_position")) {
+                q.setString(1, Names.snake(stream));
+                try (ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                        columns.add("\"" + rs.getString(1) + "\" " + rs.getString(2));
+                    }
+                }
+            }
+            st.execute("CREATE TABLE raw.kit_copy AS SELECT * FROM " + table);
+            st.execute("DROP TABLE " + table);
+            st.execute(
+                    "CREATE TABLE "
+                            + table
+                            + " ("
+                            + String.join(", ", columns)
+                            + ", CONSTRAINT kit_refuses CHECK (id NOT IN ("
+                            + ids.stream()
+                                    .map(String::valueOf)
+                                    .collect(java.util.stream.Collectors.joining(", "))
+                            + ")))");
+            st.execute("INSERT INTO " + table + " SELECT * FROM raw.kit_copy");
+            st.execute("DROP TABLE raw.kit_copy");
+        }
+        return "CHECK constraint failed";
+    }
+
     /** A bounded run commits in one transaction (the global committer's). */
     @Override
     public boolean commitsARunAtOnce() {

@@ -33,25 +33,36 @@ final class KitPipeline {
         this.source = source;
     }
 
-    /** The data source entry, the write mode and the fail point of one run. */
-    record Run(String sourceYaml, String writeMode, FailPoint failPoint) {
+    /**
+     * The data source entry, the write mode and the fail point of one run, and whether it has a
+     * deadletter sink ({@link #DEADLETTERS}).
+     */
+    record Run(String sourceYaml, String writeMode, FailPoint failPoint, boolean deadletters) {
         Run failing(FailPoint point) {
-            return new Run(sourceYaml, writeMode, point);
+            return new Run(sourceYaml, writeMode, point, deadletters);
         }
 
         Run mode(String mode) {
-            return new Run(sourceYaml, mode, failPoint);
+            return new Run(sourceYaml, mode, failPoint, deadletters);
+        }
+
+        /** With a JSONL deadletter sink in the folder {@link #DEADLETTERS}. */
+        Run withDeadletters() {
+            return new Run(sourceYaml, writeMode, failPoint, true);
         }
     }
 
+    /** The folder of the kit's deadletter sink, under the test's folder. */
+    static final String DEADLETTERS = "deadletters";
+
     /** A run of {@code table} of the kit's PostgreSQL source, in append mode. */
     Run table(String table, String cursor) {
-        return new Run(source.yaml(table, cursor), "append", FailPoint.NONE);
+        return new Run(source.yaml(table, cursor), "append", FailPoint.NONE, false);
     }
 
     /** A run of another data source entry (four-space indented body). */
     Run sourceYaml(String yaml) {
-        return new Run(yaml, "append", FailPoint.NONE);
+        return new Run(yaml, "append", FailPoint.NONE, false);
     }
 
     private Path config(Run run) throws Exception {
@@ -61,6 +72,12 @@ final class KitPipeline {
                 "pipelines:\n  p:\n    data_source: data_sources.src\n"
                         + "    data_sink: data_sinks.dest\n    write_mode: "
                         + run.writeMode()
+                        + (run.deadletters()
+                                ? "\n    deadletter_sink: deadletter_sinks.dl\ndeadletter_sinks:\n"
+                                        + "  dl:\n    LocalFile: {path: "
+                                        + DEADLETTERS
+                                        + ", format: jsonl}"
+                                : "")
                         + "\ndata_sources:\n  src:\n"
                         + run.sourceYaml()
                         + "data_sinks:\n  dest:\n"

@@ -133,6 +133,24 @@ final class PostgresFixture implements SinkFixture {
     }
 
     @Override
+    public String refuse(Path dir, String stream, Set<Long> ids) throws SQLException {
+        try (Connection c = connect()) {
+            c.createStatement()
+                    .execute(
+                            "ALTER TABLE \""
+                                    + schema
+                                    + "\".\""
+                                    + table(stream)
+                                    + "\" ADD CONSTRAINT kit_refuses CHECK (id NOT IN ("
+                                    + ids.stream()
+                                            .map(String::valueOf)
+                                            .collect(java.util.stream.Collectors.joining(", "))
+                                    + "))");
+        }
+        return "violates check constraint \"kit_refuses\"";
+    }
+
+    @Override
     public void close() throws SQLException {
         try (Connection c = connect()) {
             c.createStatement().execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");

@@ -430,6 +430,86 @@ public abstract class SinkConformanceKit {
         }
     }
 
+    /**
+     * Passes when rows the destination itself refuses (a CHECK constraint a user added to the
+     * target) become load-stage deadletters with the destination's words, while the other rows of
+     * the run land and its positions move past all of them: 5 refused in 1010, and a third run
+     * reads nothing again. Where a destination has no such rules, all 1010 land.
+     */
+    @Test
+    void rowsTheDestinationRefusesBecomeLoadDeadletters() throws Exception {
+        source.orders("orders", 1, 11);
+        pipeline.once(orders());
+        Set<Long> refused = Set.of(20L, 300L, 555L, 777L, 1010L);
+        String words = fixture.refuse(dir, "orders", refused);
+        source.orders("orders", 11, 1011);
+        var counters = pipeline.once(orders().withDeadletters());
+        List<Map<String, Object>> rows = fixture.rows(dir, "orders");
+        if (words == null) {
+            assertThat(counters.get("orders")).containsEntry("written", 1000L);
+            assertHolds("orders", 1, 1011);
+            assertThat(deadletters()).isEmpty();
+            return;
+        }
+        assertThat(counters.get("orders"))
+                .containsEntry("written", 995L)
+                .containsEntry("deadlettered", 5L);
+        Set<Long> keys = new HashSet<>();
+        BigDecimal amounts = BigDecimal.ZERO;
+        for (Map<String, Object> row : rows) {
+            keys.add(((Number) row.get("id")).longValue());
+            amounts = amounts.add(new BigDecimal(String.valueOf(row.get("amount"))));
+        }
+        assertThat(rows).as("no row twice").hasSize(1005);
+        assertThat(keys).hasSize(1005).doesNotContainAnyElementsOf(refused);
+        BigDecimal expected = SourceTable.amountSum(1, 1011);
+        for (long id : refused) {
+            expected = expected.subtract(new BigDecimal("1.25").multiply(BigDecimal.valueOf(id)));
+        }
+        assertThat(amounts).isEqualByComparingTo(expected);
+        List<com.fasterxml.jackson.databind.JsonNode> letters = deadletters();
+        assertThat(letters).hasSize(5);
+        Set<Long> lettered = new HashSet<>();
+        for (var letter : letters) {
+            assertThat(letter.path("stage").asText()).isEqualTo("load");
+            assertThat(letter.path("stream").asText()).isEqualTo("orders");
+            assertThat(letter.path("error_class").asText()).isEqualTo("RefusedByDestination");
+            assertThat(letter.path("error_message").asText()).contains(words);
+            lettered.add(JSON.readTree(letter.path("payload").asText()).path("id").asLong());
+        }
+        assertThat(lettered).isEqualTo(refused);
+
+        var again = pipeline.once(orders().withDeadletters());
+        assertThat(again.getOrDefault("orders", Map.of()))
+                .as("the refused rows are behind the committed position")
+                .doesNotContainKey("deadlettered")
+                .satisfiesAnyOf(
+                        m -> assertThat(m).doesNotContainKey("written"),
+                        m -> assertThat(m).containsEntry("written", 0L));
+        assertThat(deadletters()).hasSize(5);
+        assertThat(fixture.rows(dir, "orders")).hasSize(1005);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** The deadletters the kit's deadletter sink published, read from its folder's files. */
+    private List<com.fasterxml.jackson.databind.JsonNode> deadletters() throws Exception {
+        Path root = dir.resolve(KitPipeline.DEADLETTERS).resolve("skippr_deadletters");
+        List<com.fasterxml.jackson.databind.JsonNode> out = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return out;
+        }
+        try (var files = Files.walk(root)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
+                for (String line : Files.readAllLines(file)) {
+                    out.add(JSON.readTree(line));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Passes when quotes, spaces, unicode and reserved words in names survive. */
     @Test
     void hostileIdentifiersLandUnderTheirNormalisedNames() throws Exception {

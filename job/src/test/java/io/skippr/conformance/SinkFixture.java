@@ -96,6 +96,17 @@ public interface SinkFixture {
     /** Takes a finished {@code skipprd} process's standard output, for the same destinations. */
     default void collect(Path dir, Path processOutput) throws IOException {}
 
+    /**
+     * Gives the stream's target, which a run created, a rule of the user's that refuses the rows
+     * whose {@code id} is one of {@code ids} (a CHECK constraint named {@code kit_refuses});
+     * returns the words the destination's refusal of such a row contains, or null where a
+     * destination has no rules of a user's by which it refuses rows (files, queues, Iceberg
+     * tables).
+     */
+    default String refuse(Path dir, String stream, Set<Long> ids) throws Exception {
+        return null;
+    }
+
     /** Releases what the fixture created (schemas, tables). */
     default void close() throws Exception {}
 }

@@ -35,6 +35,14 @@ public interface SkipprSink {
         return RowCheck.NONE;
     }
 
+    /**
+     * The destination's own check of the rows the {@link #loadCheck} passed, batch by batch; null
+     * when it has no rules of its own that could refuse a row.
+     */
+    default LoadProbe loadProbe() {
+        return null;
+    }
+
     /** Adds the sink's operators to the graph; every operator's uid starts with {@code uid}. */
     void addTo(DataStream<SourceRecord> records, String uid);
 

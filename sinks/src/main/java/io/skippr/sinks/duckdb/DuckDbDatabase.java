@@ -142,6 +142,15 @@ public final class DuckDbDatabase implements SqlDatabase {
     }
 
     /** Two transactions that touched the same catalog entry or rows: the later one may retry. */
+    /** What DuckDB says of a row it will not take: constraint, conversion and range errors. */
+    @Override
+    public boolean refusesRows(SQLException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        return message.startsWith("Constraint Error")
+                || message.startsWith("Conversion Error")
+                || message.startsWith("Out of Range Error");
+    }
+
     @Override
     public boolean retriable(SQLException e) {
         String message = e.getMessage() == null ? "" : e.getMessage();

@@ -112,6 +112,37 @@ public final class DuckDbDialect implements SqlDialect {
         }
     }
 
+    /** CHECK, foreign key and unique constraints, NOT NULL outside the primary key. */
+    @Override
+    public boolean hasOwnRules(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT count(*) FROM duckdb_constraints() k"
+                                + " WHERE k.database_name = current_database()"
+                                + " AND k.schema_name = ? AND k.table_name = ?"
+                                + " AND (k.constraint_type IN ('CHECK', 'FOREIGN KEY', 'UNIQUE')"
+                                + " OR (k.constraint_type = 'NOT NULL' AND NOT EXISTS (SELECT 1"
+                                + " FROM duckdb_constraints() p"
+                                + " WHERE p.database_name = k.database_name"
+                                + " AND p.schema_name = k.schema_name"
+                                + " AND p.table_name = k.table_name"
+                                + " AND p.constraint_type = 'PRIMARY KEY'"
+                                + " AND list_has_all(p.constraint_column_names,"
+                                + " k.constraint_column_names))))")) {
+            st.setString(1, schema);
+            st.setString(2, table);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    /** DuckDB has no savepoints: each try of a probe is a transaction of its own. */
+    @Override
+    public boolean savepoints() {
+        return false;
+    }
+
     @Override
     public boolean hasUniqueKey(Connection c, String schema, String table, List<String> key)
             throws SQLException {

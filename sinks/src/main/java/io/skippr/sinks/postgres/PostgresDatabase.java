@@ -231,6 +231,36 @@ public record PostgresDatabase(
         return nl < 0 ? message : message.substring(0, nl);
     }
 
+    /**
+     * Data exceptions (class 22), integrity constraint violations (23), a view's check option (44)
+     * and what a trigger raises (P0001); never a missing privilege, which is the whole run's.
+     */
+    @Override
+    public boolean refusesRows(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return state.startsWith("22")
+                || state.startsWith("23")
+                || state.startsWith("44")
+                || state.equals("P0001");
+    }
+
+    @Override
+    public String refusal(SQLException e) {
+        if (e instanceof org.postgresql.util.PSQLException p
+                && p.getServerErrorMessage() != null
+                && p.getServerErrorMessage().getMessage() != null) {
+            return p.getServerErrorMessage().getMessage();
+        }
+        return SqlDatabase.super.refusal(e);
+    }
+
+    @Override
+    public void beginProbe(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("SET LOCAL lock_timeout = '5s'");
+        }
+    }
+
     @Override
     public boolean retriable(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();

@@ -133,6 +133,40 @@ public final class PostgresDialect implements SqlDialect {
     }
 
     @Override
+    public boolean hasOwnRules(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT c.relkind = 'p' OR c.relrowsecurity"
+                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k"
+                                + " WHERE k.conrelid = c.oid AND k.contype IN ('c', 'f', 'u', 'x'))"
+                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t"
+                                + " WHERE t.tgrelid = c.oid AND NOT t.tgisinternal)"
+                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_rewrite r"
+                                + " WHERE r.ev_class = c.oid AND r.rulename <> '_RETURN')"
+                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i"
+                                + " WHERE i.indrelid = c.oid AND i.indisunique"
+                                + " AND NOT i.indisprimary)"
+                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a"
+                                + " JOIN pg_catalog.pg_type y ON y.oid = a.atttypid"
+                                + " WHERE a.attrelid = c.oid AND a.attnum > 0"
+                                + " AND NOT a.attisdropped AND (y.typtype = 'd'"
+                                + " OR (a.atttypmod > 0 AND a.atttypid IN"
+                                + " ('pg_catalog.varchar'::regtype, 'pg_catalog.bpchar'::regtype))"
+                                + " OR (a.attnotnull AND NOT EXISTS (SELECT 1"
+                                + " FROM pg_catalog.pg_index p WHERE p.indrelid = c.oid"
+                                + " AND p.indisprimary AND a.attnum = ANY (p.indkey)))))"
+                                + " FROM pg_catalog.pg_class c"
+                                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                                + " WHERE n.nspname = ? AND c.relname = ?")) {
+            st.setString(1, schema);
+            st.setString(2, table);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    @Override
     public List<StagingInfo> stagingTables(Connection c, String schema) throws SQLException {
         try (PreparedStatement st =
                 c.prepareStatement(

@@ -230,8 +230,12 @@ public final class CommitTransaction {
         }
     }
 
-    private void apply(Connection c, String table, List<SqlCommittable> committables)
-            throws SQLException {
+    /**
+     * Moves the staged rows of {@code committables} (all of one target table) into {@code table}
+     * per write mode, creating or evolving it first; the caller's transaction decides whether it
+     * stays ({@link SqlLoadProbe} always rolls it back).
+     */
+    void apply(Connection c, String table, List<SqlCommittable> committables) throws SQLException {
         List<StreamSchema> schemas = new ArrayList<>();
         for (SqlCommittable committable : committables) {
             if (!schemas.contains(committable.schema())) {

@@ -71,6 +71,27 @@ public interface SqlDatabase extends Serializable {
      */
     boolean retriable(SQLException e);
 
+    /**
+     * Whether {@code e} is the destination refusing rows (a constraint, a trigger, a value it will
+     * not take), as opposed to a failure that is not about the rows.
+     */
+    default boolean refusesRows(SQLException e) {
+        return false;
+    }
+
+    /** The destination's own words for why it refused a row: the first line of its message. */
+    default String refusal(SQLException e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        int end = message.indexOf('\n');
+        return (end < 0 ? message : message.substring(0, end)).trim();
+    }
+
+    /**
+     * Starts a probe's transaction: bounds how long it waits for a lock (a commit in flight may
+     * hold one), so the probe gives up rather than stall the writer.
+     */
+    default void beginProbe(Connection c) throws SQLException {}
+
     /** The server, database and user, for messages. */
     String describe();
 }

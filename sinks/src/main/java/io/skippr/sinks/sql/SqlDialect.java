@@ -83,6 +83,21 @@ public interface SqlDialect extends Serializable {
     boolean hasUniqueKey(Connection c, String schema, String table, List<String> key)
             throws SQLException;
 
+    /**
+     * Whether the table has rules Skippr did not create, by which it may refuse a row Skippr's load
+     * check passed: CHECK, foreign key, unique or exclusion constraints, NOT NULL on a column
+     * outside the primary key, triggers. Such a table's rows are probed before they load ({@link
+     * SqlLoadProbe}).
+     */
+    default boolean hasOwnRules(Connection c, String schema, String table) throws SQLException {
+        return false;
+    }
+
+    /** Whether a transaction can roll back to a savepoint after an error. */
+    default boolean savepoints() {
+        return true;
+    }
+
     /** The staging tables in {@code schema}: name and comment. */
     List<StagingInfo> stagingTables(Connection c, String schema) throws SQLException;
 

@@ -133,6 +133,12 @@ public final class SqlSinks {
                 return check;
             }
 
+            /** None in replace mode: its rows go into a new table Skippr makes. */
+            @Override
+            public io.skippr.core.spi.LoadProbe loadProbe() {
+                return settings.mode() == WriteMode.REPLACE ? null : new SqlLoadProbe(settings);
+            }
+
             @Override
             public void addTo(DataStream<SourceRecord> records, String uid) {
                 records.sinkTo(new SqlSink(settings, failPoint)).uid(uid).name(uid);
