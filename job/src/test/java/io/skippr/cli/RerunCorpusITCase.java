@@ -167,6 +167,46 @@ class RerunCorpusITCase {
         }
     }
 
+    /**
+     * A privilege the sink lacks only shows when the commit inserts into a table of someone else's
+     * (the checks before the job see USAGE and CREATE on the schema): the run fails at once with
+     * the GRANT to run, rather than restarting with backoff for minutes.
+     */
+    @Test
+    void aPrivilegeMissingAtRuntimeFailsAtOnceInsteadOfRestarting() throws Exception {
+        String role = raw.schema + "_loader";
+        raw.exec(
+                "CREATE ROLE \"" + role + "\" LOGIN PASSWORD 'loader-pw'",
+                "GRANT USAGE, CREATE ON SCHEMA \"" + raw.schema + "\" TO \"" + role + "\"",
+                ORDERS);
+        try {
+            String sink =
+                    TestPostgres.sinkYaml(raw.schema)
+                            .replace(
+                                    "user: " + TestPostgres.env("SKIPPR_TEST_PG_USER"),
+                                    "user: " + role)
+                            .replace("${PG_PASSWORD}", "${SINK_PASSWORD}");
+            Path config = config(source.sourceYaml("orders", null), sink);
+            long start = System.nanoTime();
+
+            CliRun run = sync(config, Map.of("SINK_PASSWORD", "loader-pw"));
+
+            long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+            assertThat(run.exitCode()).as(run.all()).isEqualTo(Skipprd.FAILURE);
+            assertThat(run.all()).doesNotContain("restarts", "\tat ");
+            assertThat(run.err().lines().filter(l -> l.startsWith("error: ")).toList())
+                    .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .contains("must be owner of table orders: ALTER TABLE orders OWNER TO " + role);
+            assertThat(seconds).as("one attempt, not a restart loop").isLessThan(60);
+            assertThat(raw.one("SELECT count(*) FROM orders")).containsExactly("0");
+        } finally {
+            raw.exec(
+                    "DROP TABLE IF EXISTS orders",
+                    "DROP OWNED BY \"" + role + "\"",
+                    "DROP ROLE \"" + role + "\"");
+        }
+    }
+
     /** The source entry of the orders table logging in as {@code user} with ${SRC_PASSWORD}. */
     private String login(String user) {
         return source.sourceYaml("orders", null)
@@ -217,6 +257,10 @@ class RerunCorpusITCase {
     }
 
     private Path config(String sourceYaml) throws Exception {
+        return config(sourceYaml, TestPostgres.sinkYaml(raw.schema));
+    }
+
+    private Path config(String sourceYaml, String sinkYaml) throws Exception {
         Path file = dir.resolve("skippr.yml");
         Files.writeString(
                 file,
@@ -225,7 +269,7 @@ class RerunCorpusITCase {
                         + "data_sources:\n  app_db:\n"
                         + sourceYaml
                         + "data_sinks:\n  warehouse:\n"
-                        + TestPostgres.sinkYaml(raw.schema));
+                        + sinkYaml);
         return file;
     }
 

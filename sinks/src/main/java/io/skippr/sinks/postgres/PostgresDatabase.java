@@ -1,6 +1,7 @@
 package io.skippr.sinks.postgres;
 
 import io.skippr.core.postgres.PgDataSources;
+import io.skippr.core.postgres.PgErrors;
 import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
@@ -187,7 +188,8 @@ public record PostgresDatabase(
         } else {
             what = message + (state.isEmpty() ? "" : " (SQLSTATE " + state + ")");
         }
-        return new SqlFailureException(what + " — while " + doing + " on " + describe(), e);
+        return new SqlFailureException(
+                what + " — while " + doing + " on " + describe(), PgErrors.cause(e));
     }
 
     /** The GRANT that cures a permission error, as far as the server's message tells. */

@@ -1,6 +1,7 @@
 package io.skippr.sources.postgres;
 
 import io.skippr.core.postgres.PgDataSources;
+import io.skippr.core.postgres.PgErrors;
 import java.io.IOException;
 import java.io.Serializable;
 import java.sql.Connection;
@@ -44,7 +45,7 @@ public record PostgresConnectionConfig(
                             + ": "
                             + message
                             + PgDataSources.tlsHint(message, sslrootcert),
-                    e);
+                    PgErrors.cause(e));
         }
         try (Statement s = connection.createStatement()) {
             s.execute("SET TimeZone = 'UTC'");
@@ -52,7 +53,8 @@ public record PostgresConnectionConfig(
         } catch (SQLException e) {
             closeQuietly(connection);
             throw new IOException(
-                    "Could not set up the session on " + describe() + ": " + e.getMessage(), e);
+                    "Could not set up the session on " + describe() + ": " + e.getMessage(),
+                    PgErrors.cause(e));
         }
         return connection;
     }

@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.core.postgres.PgErrors;
 import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
@@ -94,7 +95,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                             + connectionConfig.describe()
                             + " failed: "
                             + e.getMessage(),
-                    e);
+                    PgErrors.cause(e));
         }
         return batch.build();
     }
@@ -129,7 +130,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                             + connectionConfig.describe()
                             + " failed: "
                             + e.getMessage(),
-                    e);
+                    PgErrors.cause(e));
         }
     }
 

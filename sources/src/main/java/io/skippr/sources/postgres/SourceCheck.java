@@ -80,9 +80,11 @@ final class SourceCheck {
             return connection.connect();
         } catch (IOException e) {
             String state =
-                    e.getCause() instanceof SQLException sql
-                            ? String.valueOf(sql.getSQLState())
-                            : "";
+                    io.skippr.core.errors.Causes.of(e)
+                            .filter(SQLException.class::isInstance)
+                            .map(t -> String.valueOf(((SQLException) t).getSQLState()))
+                            .findFirst()
+                            .orElse("");
             if (state.startsWith("28") || state.equals("3D000")) {
                 throw error(path, e.getMessage());
             }

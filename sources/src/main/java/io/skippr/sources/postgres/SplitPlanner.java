@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.core.postgres.PgErrors;
 import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -83,7 +84,7 @@ final class SplitPlanner {
                             + connection.describe()
                             + " failed: "
                             + e.getMessage(),
-                    e);
+                    PgErrors.cause(e));
         }
     }
 
@@ -328,7 +329,7 @@ final class SplitPlanner {
                                 + connectionConfig.describe()
                                 + " failed: "
                                 + e.getMessage(),
-                        e);
+                        PgErrors.cause(e));
             }
         }
 
