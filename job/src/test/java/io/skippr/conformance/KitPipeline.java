@@ -70,8 +70,8 @@ final class KitPipeline {
         Files.writeString(
                 file,
                 "pipelines:\n  p:\n    data_source: data_sources.src\n"
-                        + "    data_sink: data_sinks.dest\n    write_mode: "
-                        + run.writeMode()
+                        + "    data_sink: data_sinks.dest\n"
+                        + (run.writeMode() == null ? "" : "    write_mode: " + run.writeMode())
                         + (run.deadletters()
                                 ? "\n    deadletter_sink: deadletter_sinks.dl\ndeadletter_sinks:\n"
                                         + "  dl:\n    LocalFile: {path: "

@@ -664,6 +664,33 @@ public abstract class SinkConformanceKit {
     }
 
     /**
+     * Passes when, without a write_mode, a --once run after continuous commits of a keyed table is
+     * refused only where it would add rows twice: a destination that merges takes it and holds each
+     * row once; one that appends refuses it as in append mode.
+     */
+    @Test
+    void aOnceRunAfterContinuousCommitsOfAKeyedTableMergesThemInTheDefaultMode() throws Exception {
+        KitPipeline.Run run = orders().mode(null);
+        source.orders("orders", 1, 301);
+        pipeline.once(run);
+        source.orders("orders", 301, 351);
+        try (var continuous = pipeline.start(run)) {
+            KitPipeline.await(() -> keys("orders") >= 350);
+        }
+        source.orders("orders", 351, 361);
+        if (fixture.writeModes().contains("merge")) {
+            var counters = pipeline.once(run);
+            assertThat(counters.get("orders").get("written")).isGreaterThanOrEqualTo(60L);
+            assertHolds("orders", 1, 361);
+        } else if (exactlyOnce()) {
+            assertThatThrownBy(() -> pipeline.once(run))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("pipelines.p: continuous runs committed 50 rows into ");
+            assertHolds("orders", 1, 351);
+        }
+    }
+
+    /**
      * Passes when files are read once across bounded runs: a rerun over unchanged files adds
      * nothing, a new file is read, and a file that grew is read from where the last run ended.
      */

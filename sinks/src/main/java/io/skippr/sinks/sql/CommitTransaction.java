@@ -168,11 +168,18 @@ public final class CommitTransaction {
         return rows;
     }
 
-    private static MarkerTable.Marker marker(SqlCommittable key, List<SqlCommittable> of) {
+    /**
+     * The marker row of {@code of}. Its {@code rows} counts the rows a rerun would add again: those
+     * of streams the write mode appends; a merged stream's rows replace what is there and are not
+     * counted, so a {@code --once} run after continuous runs of keyed streams is not refused.
+     */
+    private MarkerTable.Marker marker(SqlCommittable key, List<SqlCommittable> of) {
         long rows = 0;
         Map<String, CommittedPosition> positions = new TreeMap<>();
         for (SqlCommittable c : of) {
-            rows += c.rows();
+            if (c.schema() != null && settings.mode().appends(c.schema())) {
+                rows += c.rows();
+            }
             if (c.kind() == SqlCommittable.Kind.END && MarkerTable.READ.equals(c.cursorType())) {
                 MarkerTable.fromJson(c.cursor())
                         .forEach((s, p) -> positions.merge(s, p, CommittedPosition::combine));
