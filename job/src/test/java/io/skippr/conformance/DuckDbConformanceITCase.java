@@ -1,7 +1,7 @@
 package io.skippr.conformance;
 
 /** The DuckDB sink. */
-class DuckDbConformanceITCase extends SinkConformanceKit {
+class DuckDbConformanceITCase extends MergingSinkConformanceKit {
     @Override
     protected SinkFixture fixture() {
         return new DuckDbFixture();

@@ -1,7 +1,7 @@
 package io.skippr.conformance;
 
 /** The PostgreSQL sink. */
-class PostgresConformanceITCase extends SinkConformanceKit {
+class PostgresConformanceITCase extends MergingSinkConformanceKit {
     @Override
     protected SinkFixture fixture() {
         return new PostgresFixture();
