@@ -134,36 +134,29 @@ public final class PostgresDialect implements SqlDialect {
 
     @Override
     public boolean hasOwnRules(Connection c, String schema, String table) throws SQLException {
-        try (PreparedStatement st =
-                c.prepareStatement(
-                        "SELECT c.relkind = 'p' OR c.relrowsecurity"
-                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k"
-                                + " WHERE k.conrelid = c.oid AND k.contype IN ('c', 'f', 'u', 'x'))"
-                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t"
-                                + " WHERE t.tgrelid = c.oid AND NOT t.tgisinternal)"
-                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_rewrite r"
-                                + " WHERE r.ev_class = c.oid AND r.rulename <> '_RETURN')"
-                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i"
-                                + " WHERE i.indrelid = c.oid AND i.indisunique"
-                                + " AND NOT i.indisprimary)"
-                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a"
-                                + " JOIN pg_catalog.pg_type y ON y.oid = a.atttypid"
-                                + " WHERE a.attrelid = c.oid AND a.attnum > 0"
-                                + " AND NOT a.attisdropped AND (y.typtype = 'd'"
-                                + " OR (a.atttypmod > 0 AND a.atttypid IN"
-                                + " ('pg_catalog.varchar'::regtype, 'pg_catalog.bpchar'::regtype))"
-                                + " OR (a.attnotnull AND NOT EXISTS (SELECT 1"
-                                + " FROM pg_catalog.pg_index p WHERE p.indrelid = c.oid"
-                                + " AND p.indisprimary AND a.attnum = ANY (p.indkey)))))"
-                                + " FROM pg_catalog.pg_class c"
-                                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                                + " WHERE n.nspname = ? AND c.relname = ?")) {
-            st.setString(1, schema);
-            st.setString(2, table);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
-        }
+        return tableTest(
+                c,
+                schema,
+                table,
+                "SELECT c.relkind = 'p' OR c.relrowsecurity"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k"
+                        + " WHERE k.conrelid = c.oid AND k.contype IN ('c', 'f', 'u', 'x'))"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t"
+                        + " WHERE t.tgrelid = c.oid AND NOT t.tgisinternal)"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_rewrite r"
+                        + " WHERE r.ev_class = c.oid AND r.rulename <> '_RETURN')"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_index i"
+                        + " WHERE i.indrelid = c.oid AND i.indisunique"
+                        + " AND NOT i.indisprimary)"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a"
+                        + " JOIN pg_catalog.pg_type y ON y.oid = a.atttypid"
+                        + " WHERE a.attrelid = c.oid AND a.attnum > 0"
+                        + " AND NOT a.attisdropped AND (y.typtype = 'd'"
+                        + " OR (a.atttypmod > 0 AND a.atttypid IN"
+                        + " ('pg_catalog.varchar'::regtype, 'pg_catalog.bpchar'::regtype))"
+                        + " OR (a.attnotnull AND NOT EXISTS (SELECT 1"
+                        + " FROM pg_catalog.pg_index p WHERE p.indrelid = c.oid"
+                        + " AND p.indisprimary AND a.attnum = ANY (p.indkey)))))");
     }
 
     @Override
@@ -436,24 +429,17 @@ public final class PostgresDialect implements SqlDialect {
 
     @Override
     public boolean hasDependents(Connection c, String schema, String table) throws SQLException {
-        try (PreparedStatement st =
-                c.prepareStatement(
-                        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d"
-                                + " JOIN pg_catalog.pg_rewrite w ON w.oid = d.objid"
-                                + " WHERE d.classid = 'pg_catalog.pg_rewrite'::regclass"
-                                + " AND d.refclassid = 'pg_catalog.pg_class'::regclass"
-                                + " AND d.refobjid = c.oid AND w.ev_class <> c.oid)"
-                                + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k"
-                                + " WHERE k.confrelid = c.oid AND k.conrelid <> c.oid)"
-                                + " FROM pg_catalog.pg_class c"
-                                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                                + " WHERE n.nspname = ? AND c.relname = ?")) {
-            st.setString(1, schema);
-            st.setString(2, table);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
-        }
+        return tableTest(
+                c,
+                schema,
+                table,
+                "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_depend d"
+                        + " JOIN pg_catalog.pg_rewrite w ON w.oid = d.objid"
+                        + " WHERE d.classid = 'pg_catalog.pg_rewrite'::regclass"
+                        + " AND d.refclassid = 'pg_catalog.pg_class'::regclass"
+                        + " AND d.refobjid = c.oid AND w.ev_class <> c.oid)"
+                        + " OR EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k"
+                        + " WHERE k.confrelid = c.oid AND k.conrelid <> c.oid)");
     }
 
     @Override
@@ -466,5 +452,25 @@ public final class PostgresDialect implements SqlDialect {
                 + " write_mode text NOT NULL, rows bigint NOT NULL, positions text NOT NULL,"
                 + " committed_at timestamp with time zone NOT NULL DEFAULT now(),"
                 + " PRIMARY KEY (pipeline, sink, run, checkpoint, subtask))";
+    }
+
+    /**
+     * The boolean {@code select} (a select list over {@code pg_class c}) says of table {@code
+     * table} in {@code schema}; false if there is no such table.
+     */
+    private static boolean tableTest(Connection c, String schema, String table, String select)
+            throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        select
+                                + " FROM pg_catalog.pg_class c"
+                                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                                + " WHERE n.nspname = ? AND c.relname = ?")) {
+            st.setString(1, schema);
+            st.setString(2, table);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 }

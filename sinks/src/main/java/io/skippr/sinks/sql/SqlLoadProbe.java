@@ -176,22 +176,9 @@ final class SqlLoadProbe implements LoadProbe {
                             subtask,
                             0,
                             n);
-            List<String> columns = new java.util.ArrayList<>();
-            List<String> types = new java.util.ArrayList<>();
-            schema.columns()
-                    .forEach(
-                            c -> {
-                                columns.add(dialect.names().column(c.name()));
-                                types.add(dialect.columnType(c.type()));
-                            });
             StagingTable table =
-                    new StagingTable(
-                            settings.schema(),
-                            name,
-                            schema,
-                            columns,
-                            types,
-                            "{\"skippr\":\"probe\"}");
+                    StagingTable.of(
+                            dialect, settings.schema(), name, schema, "{\"skippr\":\"probe\"}");
             try (StagingLoader loader = database.loader(connection)) {
                 loader.create(table);
                 for (int i = from; i < to; i++) {

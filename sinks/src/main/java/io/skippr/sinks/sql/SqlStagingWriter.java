@@ -248,19 +248,12 @@ public final class SqlStagingWriter
         String name =
                 SqlNames.staging(
                         settings.pipeline(), settings.sink(), settings.run(), subtask, epoch, seq);
-        List<String> columns = new ArrayList<>();
-        List<String> types = new ArrayList<>();
-        for (Column column : schema.columns()) {
-            columns.add(names.column(column.name()));
-            types.add(dialect.columnType(column.type()));
-        }
         StagingTable table =
-                new StagingTable(
+                StagingTable.of(
+                        dialect,
                         settings.schema(),
                         name,
                         schema,
-                        columns,
-                        types,
                         comment(settings, subtask, epoch, seq, schema.stream()));
         loader.create(table);
         return new Segment(schema, table, seq++);

@@ -20,4 +20,21 @@ public record StagingTable(
         StreamSchema schema,
         List<String> columns,
         List<String> types,
-        String comment) {}
+        String comment) {
+
+    /** The staging table {@code name} for rows of {@code schema}, typed by {@code dialect}. */
+    static StagingTable of(
+            SqlDialect dialect,
+            String schemaName,
+            String name,
+            StreamSchema schema,
+            String comment) {
+        List<String> columns = new java.util.ArrayList<>();
+        List<String> types = new java.util.ArrayList<>();
+        for (io.skippr.core.record.Column column : schema.columns()) {
+            columns.add(dialect.names().column(column.name()));
+            types.add(dialect.columnType(column.type()));
+        }
+        return new StagingTable(schemaName, name, schema, columns, types, comment);
+    }
+}
