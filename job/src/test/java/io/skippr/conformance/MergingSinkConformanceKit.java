@@ -2,6 +2,9 @@ package io.skippr.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,5 +32,31 @@ public abstract class MergingSinkConformanceKit extends SinkConformanceKit {
         var counters = pipeline.once(run);
         assertThat(counters.get("orders").get("written")).isGreaterThanOrEqualTo(60L);
         assertHolds("orders", 1, 361);
+    }
+
+    /**
+     * Passes when a continuous run sends the rows a rule of the user's refuses to the deadletter
+     * sink with the destination's words, checkpoint after checkpoint, and loads the others once.
+     */
+    @Test
+    void aContinuousRunDeadlettersTheRowsTheDestinationRefuses() throws Exception {
+        source.orders("orders", 1, 11);
+        pipeline.once(orders());
+        Set<Long> refused = Set.of(20L, 35L);
+        String words = fixture.refuse(dir, "orders", refused);
+        source.orders("orders", 11, 51);
+        try (var run = pipeline.start(orders().withDeadletters())) {
+            KitPipeline.await(() -> keys("orders") >= 48 && deadletters().size() >= 2);
+        }
+        List<Map<String, Object>> rows = fixture.rows(dir, "orders");
+        assertThat(rows).hasSize(48);
+        assertThat(rows.stream().map(r -> ((Number) r.get("id")).longValue()))
+                .doesNotContainAnyElementsOf(refused)
+                .doesNotHaveDuplicates();
+        assertThat(deadletters())
+                .hasSize(2)
+                .allSatisfy(
+                        letter ->
+                                assertThat(letter.path("error_message").asText()).contains(words));
     }
 }

@@ -46,7 +46,7 @@ public abstract class SinkConformanceKit {
                             .build());
 
     @TempDir protected Path dir;
-    private SinkFixture fixture;
+    SinkFixture fixture;
     SourceTable source;
     KitPipeline pipeline;
 
@@ -494,7 +494,7 @@ public abstract class SinkConformanceKit {
             new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** The deadletters the kit's deadletter sink published, read from its folder's files. */
-    private List<com.fasterxml.jackson.databind.JsonNode> deadletters() throws Exception {
+    List<com.fasterxml.jackson.databind.JsonNode> deadletters() throws Exception {
         Path root = dir.resolve(KitPipeline.DEADLETTERS).resolve("skippr_deadletters");
         List<com.fasterxml.jackson.databind.JsonNode> out = new ArrayList<>();
         if (!Files.isDirectory(root)) {
