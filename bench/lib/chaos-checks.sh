@@ -1,0 +1,86 @@
+# The checks of bench/chaos, apart so that bench/chaos-checks can show each one catches what it
+# is for. The caller defines sql (psql with its connection), value (one value of a query),
+# with_note ("note" once the source has that column, else empty) and work (the folder whose
+# out/items holds the LocalFile sink's JSONL files).
+# shellcheck shell=bash disable=SC2154
+
+# A row's checksum: md5 of its values' text, each cast to the source column's type.
+row_hash() {  # row_hash ID PAYLOAD AMOUNT VERSION UPDATED_AT [NOTE]: the SQL expression
+  local note=${6:+, ($6)::text}
+  echo "md5(ROW(($1)::bigint, ($2)::text, ($3)::numeric(12,2), ($4)::int, ($5)::timestamptz$note)::text)"
+}
+
+source_rows() {
+  echo "SELECT id, $(row_hash id payload amount version updated_at "$with_note") AS h
+    FROM chaos_src.items"
+}
+
+# Postgres sink: prints "missing stale duplicated extra".
+check_pg() {
+  local table
+  table=$(value "SELECT to_regclass('chaos_dst.items') IS NOT NULL")
+  if [[ $table != t ]]; then
+    value "SELECT count(*) || ' 0 0 0' FROM chaos_src.items"
+    return
+  fi
+  value "WITH s AS ($(source_rows)),
+    d AS (SELECT id, $(row_hash id payload amount version updated_at "$with_note") AS h
+      FROM chaos_dst.items)
+    SELECT (SELECT count(*) FROM s WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.id = s.id))
+      || ' ' || (SELECT count(*) FROM s JOIN d USING (id) WHERE s.h <> d.h)
+      || ' ' || (SELECT count(*) - count(DISTINCT id) FROM d)
+      || ' ' || (SELECT count(*) FROM d WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.id = d.id))"
+}
+
+# An append sink's rows, as a query of (id, version, payload, amount, updated_at, sid, h): prints
+# "missing stale duplicated extra rows". Missing and stale judge the newest version per key
+# against the source; duplicated counts versions (id, version) and _skippr_ids held twice; extra
+# counts rows that are no version the writer wrote (chaos_src.history) or whose values differ.
+check_append() {
+  value "WITH s AS ($(source_rows)), f AS ($1),
+    newest AS (SELECT DISTINCT ON (id) id, h FROM f ORDER BY id, version DESC)
+    SELECT (SELECT count(*) FROM s WHERE NOT EXISTS (SELECT 1 FROM newest n WHERE n.id = s.id))
+      || ' ' || (SELECT count(*) FROM s JOIN newest n USING (id) WHERE s.h <> n.h)
+      || ' ' || ((SELECT count(*) - count(DISTINCT (id, version)) FROM f)
+                 + (SELECT count(*) - count(DISTINCT sid) FROM f))
+      || ' ' || (SELECT count(*) FROM f WHERE NOT EXISTS (SELECT 1 FROM chaos_src.history v
+          WHERE v.id = f.id AND v.version = f.version
+            AND v.payload IS NOT DISTINCT FROM f.payload AND v.amount = f.amount
+            AND v.updated_at = f.updated_at))
+      || ' ' || (SELECT count(*) FROM f)"
+}
+
+# LocalFile sink: loads the JSONL files under their final names (not .skippr-staging, not
+# _skippr) into chaos_chk.file_rows; prints what check_append prints.
+check_files() {
+  local files=()
+  if [[ -d $work/out/items ]]; then
+    mapfile -t files < <(find "$work/out/items" -maxdepth 1 -type f -name '*.jsonl' | sort)
+  fi
+  sql -c "SET client_min_messages = warning; CREATE SCHEMA IF NOT EXISTS chaos_chk;
+    DROP TABLE IF EXISTS chaos_chk.file_rows; CREATE TABLE chaos_chk.file_rows (doc jsonb)"
+  if (( ${#files[@]} > 0 )); then
+    # CSV with control characters as quote and delimiter: each line is one jsonb value as is.
+    cat "${files[@]}" | sql -c "COPY chaos_chk.file_rows (doc) FROM STDIN
+      (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')"
+  fi
+  local note=""
+  [[ -z $with_note ]] || note="doc->>'note'"
+  check_append "SELECT (doc->>'id')::bigint AS id, (doc->>'version')::int AS version,
+      doc->>'payload' AS payload, (doc->>'amount')::numeric(12,2) AS amount,
+      (doc->>'updated_at')::timestamptz AS updated_at, doc->>'_skippr_id' AS sid,
+      $(row_hash "doc->>'id'" "doc->>'payload'" "doc->>'amount'" "doc->>'version'" \
+        "doc->>'updated_at'" "$note") AS h
+    FROM chaos_chk.file_rows"
+}
+
+# Postgres append sink: prints what check_append prints.
+check_app() {
+  if [[ $(value "SELECT to_regclass('chaos_app.items') IS NOT NULL") != t ]]; then
+    value "SELECT count(*) || ' 0 0 0 0' FROM chaos_src.items"
+    return
+  fi
+  check_append "SELECT id, version, payload, amount, updated_at, _skippr_id AS sid,
+      $(row_hash id payload amount version updated_at "$with_note") AS h FROM chaos_app.items"
+}
+
