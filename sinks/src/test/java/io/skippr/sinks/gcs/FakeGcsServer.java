@@ -61,6 +61,35 @@ public final class FakeGcsServer implements AutoCloseable {
     private static final Set<String> NEUTRAL =
             Set.of("projection", "prettyPrint", "fields", "userProject", "alt", "project");
 
+    /**
+     * The {@code x-goog-} headers that change nothing here: the client's identity, a retry's
+     * idempotency token, the project billed. Every other one (encryption keys such as {@code
+     * x-goog-encryption-key}, preconditions such as {@code x-goog-if-generation-match}, {@code
+     * x-goog-content-length-range} …) changes what a request means and is refused.
+     */
+    private static final Set<String> NEUTRAL_HEADERS =
+            Set.of(
+                    "x-goog-api-client",
+                    "x-goog-gcs-idempotency-token",
+                    "x-goog-user-project",
+                    "x-goog-request-params");
+
+    /** HTTP's own preconditions, which GCS honours and the fake does not model: refused. */
+    private static final Set<String> CONDITIONAL_HEADERS =
+            Set.of(
+                    "if-match",
+                    "if-none-match",
+                    "if-modified-since",
+                    "if-unmodified-since",
+                    "if-range");
+
+    /** The fields of an object resource the fake keeps or checks; any other one is refused. */
+    static final Set<String> OBJECT_FIELDS =
+            Set.of("name", "bucket", "contentType", "metadata", "crc32c", "md5Hash");
+
+    /** The fields of a bucket resource the fake keeps; any other one is refused. */
+    private static final Set<String> BUCKET_FIELDS = Set.of("name");
+
     private static FakeGcsServer instance;
     private static final AtomicInteger PREFIXES = new AtomicInteger();
 
@@ -164,12 +193,66 @@ public final class FakeGcsServer implements AutoCloseable {
                 authorized.incrementAndGet();
             }
             try {
-                route(exchange, new Request(exchange));
+                Request request = new Request(exchange);
+                checkHeaders(exchange, request);
+                route(exchange, request);
             } catch (FakeGcsError e) {
                 error(exchange, e.code, e.reason, e.getMessage());
             } catch (RuntimeException | IOException e) {
                 error(exchange, 500, "backendError", "FakeGcsServer failed: " + e);
             }
+        }
+    }
+
+    /**
+     * Refuses the headers that change what a request means and that the fake does not model, so a
+     * client that asks for encryption or a precondition by header gets an error, never a reply that
+     * ignored it. Only a resumable upload's PUT may carry {@code x-goog-hash} (the whole object's
+     * CRC32C, which it checks).
+     */
+    private static void checkHeaders(HttpExchange exchange, Request r) {
+        boolean resumablePut =
+                r.method().equals("PUT")
+                        && r.path().startsWith(UPLOAD + "/")
+                        && "resumable".equals(r.query().values.get("uploadType"));
+        for (String header : exchange.getRequestHeaders().keySet()) {
+            String name = header.toLowerCase(java.util.Locale.ROOT);
+            boolean goog =
+                    name.startsWith("x-goog-")
+                            && !NEUTRAL_HEADERS.contains(name)
+                            && !(resumablePut && name.equals("x-goog-hash"));
+            if (goog || CONDITIONAL_HEADERS.contains(name)) {
+                throw FakeGcsError.unsupported("the header " + name);
+            }
+        }
+        String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
+        if (encoding != null && !Set.of("gzip", "identity").contains(encoding.toLowerCase())) {
+            throw FakeGcsError.unsupported("Content-Encoding: " + encoding);
+        }
+    }
+
+    /**
+     * Refuses a JSON resource's fields that the fake neither keeps nor checks (a {@code
+     * kmsKeyName}, a {@code contentEncoding}, a {@code retention} …): dropping them silently would
+     * answer as if GCS had applied them. A {@code bucket} field must name the bucket of the path.
+     */
+    static void checkFields(ObjectNode resource, Set<String> modelled, String what, String bucket) {
+        for (java.util.Iterator<String> names = resource.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            if (!modelled.contains(field)) {
+                throw FakeGcsError.unsupported("the field " + field + " of " + what);
+            }
+        }
+        if (bucket != null
+                && resource.hasNonNull("bucket")
+                && !resource.get("bucket").asText().equals(bucket)) {
+            throw new FakeGcsError(
+                    400,
+                    "invalid",
+                    "the resource's bucket "
+                            + resource.get("bucket").asText()
+                            + " is not the request's bucket "
+                            + bucket);
         }
     }
 
@@ -325,6 +408,7 @@ public final class FakeGcsServer implements AutoCloseable {
         q.get("project");
         q.checkAllTaken();
         ObjectNode bucket = jsonBody(exchange);
+        checkFields(bucket, BUCKET_FIELDS, "a bucket", null);
         String name = bucket.path("name").asText("");
         if (!objects.createBucket(name)) {
             throw new FakeGcsError(
@@ -507,6 +591,7 @@ public final class FakeGcsServer implements AutoCloseable {
             throw FakeGcsError.unsupported("rewriteToken (its rewrites finish in one call)");
         }
         ObjectNode requested = jsonBody(exchange);
+        checkFields(requested, OBJECT_FIELDS, "an object", bucket);
         ObjectNode source = source(sourceBucket, sourceName, q, "sourceGeneration");
         ObjectNode object =
                 objects.copy(source, bucket, name, requested.isEmpty() ? null : requested, target);
@@ -566,6 +651,7 @@ public final class FakeGcsServer implements AutoCloseable {
             String nameParam = q.get("name");
             q.checkAllTaken();
             ObjectNode metadata = jsonBody(exchange);
+            checkFields(metadata, OBJECT_FIELDS, "an object", bucket);
             if (nameParam != null) {
                 metadata.put("name", nameParam);
             }
@@ -591,6 +677,7 @@ public final class FakeGcsServer implements AutoCloseable {
             } catch (IOException | ClassCastException e) {
                 throw new FakeGcsError(400, "parseError", "Parse Error");
             }
+            checkFields(metadata, OBJECT_FIELDS, "an object", bucket);
             store(exchange, bucket, metadata, new ByteArrayInputStream(parts.media()), pre);
         } else if ("media".equals(type)) {
             String name = q.get("name");

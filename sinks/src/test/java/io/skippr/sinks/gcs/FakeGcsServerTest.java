@@ -1,12 +1,16 @@
 package io.skippr.sinks.gcs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.NoCredentials;
 import com.google.cloud.WriteChannel;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.BucketInfo;
 import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageClass;
+import com.google.cloud.storage.StorageException;
 import com.google.cloud.storage.StorageOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -16,7 +20,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * What {@link FakeGcsServer} answers on the wire, beyond what {@link GcsFileStore} asks: the
  * official client's chunked resumable upload, GCS's refusals (a wrong CRC32C, a failed generation
  * precondition, a missing bucket) as JSON error documents, and a plain 501 for what it does not
- * implement. A server of its own on a temporary folder.
+ * implement: a route, a query parameter, a resource field or a header that changes what a request
+ * means (an encryption key, a precondition), while the client's own requests pass. A server of its
+ * own on a temporary folder.
  */
 class FakeGcsServerTest {
     private static final String BUCKET = "fake-test";
@@ -150,6 +160,139 @@ class FakeGcsServerTest {
                 send(HttpRequest.newBuilder(uri("/storage/v1/b/" + BUCKET + "/o?delimiter=/")));
         assertThat(response.statusCode()).isEqualTo(501);
         assertThat(response.body()).contains("does not implement the query parameter delimiter");
+    }
+
+    /**
+     * A customer-supplied encryption key changes what GCS stores and who can read it; the fake does
+     * not model it, so it refuses the request and the client raises that, rather than storing the
+     * object unencrypted and answering 200.
+     */
+    @Test
+    void anEncryptionKeyIsRefusedAndTheClientRaisesIt() {
+        BlobId id = BlobId.of(BUCKET, "encrypted");
+        String key = Base64.getEncoder().encodeToString(new byte[32]);
+        assertThatThrownBy(
+                        () ->
+                                storage.create(
+                                        BlobInfo.newBuilder(id).build(),
+                                        new byte[] {1},
+                                        Storage.BlobTargetOption.encryptionKey(key)))
+                .isInstanceOfSatisfying(
+                        StorageException.class, e -> assertThat(e.getCode()).isEqualTo(501))
+                .hasMessageContaining("does not implement the header x-goog-encryption-");
+        assertThat(storage.get(id)).as("nothing was stored").isNull();
+
+        storage.create(BlobInfo.newBuilder(id).build(), new byte[] {2});
+        assertThatThrownBy(
+                        () -> storage.readAllBytes(id, Storage.BlobSourceOption.decryptionKey(key)))
+                .isInstanceOfSatisfying(
+                        StorageException.class, e -> assertThat(e.getCode()).isEqualTo(501));
+    }
+
+    /** Preconditions sent as headers are not modelled (only the query parameters are): refused. */
+    @Test
+    void preconditionHeadersAreRefused() throws Exception {
+        storage.create(
+                BlobInfo.newBuilder(BlobId.of(BUCKET, "conditional")).build(), new byte[] {1});
+        for (String header : List.of("x-goog-if-generation-match", "if-match", "if-none-match")) {
+            HttpResponse<String> response =
+                    send(
+                            HttpRequest.newBuilder(
+                                            uri("/storage/v1/b/" + BUCKET + "/o/conditional"))
+                                    .header(header, "1")
+                                    .DELETE());
+            assertThat(response.statusCode()).as(header).isEqualTo(501);
+            assertThat(response.body()).contains("does not implement the header " + header);
+        }
+        assertThat(storage.readAllBytes(BlobId.of(BUCKET, "conditional")))
+                .as("no refused DELETE deleted")
+                .containsExactly(1);
+    }
+
+    /**
+     * A field of an object or bucket resource the fake neither keeps nor checks ({@code
+     * contentEncoding}, {@code storageClass}, a bucket's {@code location}) is refused, however it
+     * is uploaded, rather than dropped.
+     */
+    @Test
+    void unknownFieldsOfAResourceAreRefusedAndStoreNothing() throws Exception {
+        BlobId id = BlobId.of(BUCKET, "gzipped");
+        BlobInfo gzipped = BlobInfo.newBuilder(id).setContentEncoding("gzip").build();
+        assertThatThrownBy(() -> storage.create(gzipped, new byte[] {1}))
+                .isInstanceOfSatisfying(
+                        StorageException.class, e -> assertThat(e.getCode()).isEqualTo(501))
+                .hasMessageContaining("does not implement the field contentEncoding of an object");
+        assertThatThrownBy(
+                        () -> {
+                            try (WriteChannel writer = storage.writer(gzipped)) {
+                                writer.write(ByteBuffer.wrap(new byte[] {1}));
+                            }
+                        })
+                .hasStackTraceContaining("contentEncoding");
+        assertThat(storage.get(id)).as("nothing was stored").isNull();
+
+        storage.create(BlobInfo.newBuilder(BlobId.of(BUCKET, "plain")).build(), new byte[] {1});
+        assertThatThrownBy(
+                        () ->
+                                storage.copy(
+                                                Storage.CopyRequest.newBuilder()
+                                                        .setSource(BlobId.of(BUCKET, "plain"))
+                                                        .setTarget(
+                                                                BlobInfo.newBuilder(id)
+                                                                        .setStorageClass(
+                                                                                StorageClass
+                                                                                        .ARCHIVE)
+                                                                        .build())
+                                                        .build())
+                                        .getResult())
+                .isInstanceOfSatisfying(
+                        StorageException.class, e -> assertThat(e.getCode()).isEqualTo(501))
+                .hasMessageContaining("the field storageClass of an object");
+        assertThat(storage.get(id)).as("nothing was copied").isNull();
+
+        assertThatThrownBy(
+                        () ->
+                                storage.create(
+                                        BucketInfo.newBuilder("eu-only").setLocation("EU").build()))
+                .isInstanceOfSatisfying(
+                        StorageException.class, e -> assertThat(e.getCode()).isEqualTo(501))
+                .hasMessageContaining("the field location of a bucket");
+        assertThat(storage.get("eu-only")).isNull();
+    }
+
+    /**
+     * What {@link GcsFileStore} does through the official client (uploads from a file and from
+     * bytes, a create only if absent, get, copy, list, read, delete at a generation) is not
+     * refused: the strictness above leaves the real path alone.
+     */
+    @Test
+    void theOfficialClientsRequestsAsTheStoreSendsThemAreServed(@TempDir Path local)
+            throws Exception {
+        Path file = Files.write(local.resolve("f"), "file".getBytes(StandardCharsets.UTF_8));
+        BlobId staged = BlobId.of(BUCKET, "real/_staging/x");
+        BlobId target = BlobId.of(BUCKET, "real/a.parquet");
+        storage.createFrom(BlobInfo.newBuilder(staged).build(), file);
+        storage.create(
+                BlobInfo.newBuilder(BlobId.of(BUCKET, "real/log")).build(),
+                new byte[] {7},
+                Storage.BlobTargetOption.doesNotExist());
+        assertThat(storage.get(staged)).isNotNull();
+        storage.copy(Storage.CopyRequest.newBuilder().setSource(staged).setTarget(target).build())
+                .getResult();
+        assertThat(storage.delete(staged)).isTrue();
+        List<String> names = new ArrayList<>();
+        storage.list(BUCKET, Storage.BlobListOption.prefix("real/"))
+                .iterateAll()
+                .forEach(b -> names.add(b.getName()));
+        assertThat(names).containsExactly("real/a.parquet", "real/log");
+        assertThat(new String(storage.readAllBytes(target), StandardCharsets.UTF_8))
+                .isEqualTo("file");
+        long generation = storage.get(target).getGeneration();
+        assertThat(
+                        storage.delete(
+                                BlobId.of(BUCKET, "real/a.parquet", generation),
+                                Storage.BlobSourceOption.generationMatch()))
+                .isTrue();
     }
 
     @Test
