@@ -11,6 +11,7 @@ import io.skippr.sinks.glue.FakeGlueServer;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.s3.S3FileStore;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +27,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * with its Glue schema sink on a fake Glue server that this fixture runs in the test JVM on
  * 127.0.0.1 (the kit's {@code skipprd} processes reach it through {@code glue_endpoint}). Rows are
  * read back from the committed Parquet files; each read also checks that Glue holds the stream's
- * table, every column the rows have and the partition of every committed file.
+ * table, every column the rows have and the partition of every committed file, and that each file
+ * the bucket shows under the table's folder is in a partition registered at the folder holding it
+ * ({@link FakeGlueServer#assertPartitionsHold}).
  */
 final class AthenaFixture extends FileStoreFixture {
     private static final String PREFIX = "lake/raw";
@@ -128,6 +131,7 @@ final class AthenaFixture extends FileStoreFixture {
                     .contains(column.toLowerCase(Locale.ROOT));
         }
         List<List<String>> partitions = glue.partitions(DATABASE, table);
+        List<String> files = new ArrayList<>();
         try (FileStore store = store(dir)) {
             for (String key : new CommitLog(store).committedKeys()) {
                 Matcher day = DAY.matcher(key);
@@ -138,7 +142,11 @@ final class AthenaFixture extends FileStoreFixture {
                             .contains(List.of(day.group(1)));
                 }
             }
+            for (String key : store.list(table + "/")) {
+                files.add("s3://" + bucket + "/" + PREFIX + "/" + key);
+            }
         }
+        glue.assertPartitionsHold(DATABASE, table, files);
     }
 
     @Override

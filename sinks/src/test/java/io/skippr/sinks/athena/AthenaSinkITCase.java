@@ -43,8 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Athena sink in Flink jobs, into S3Proxy, with its Glue schema sink on the fake Glue server:
  * rows land once in daily partitions, and Glue holds each file's table, columns and partition
- * before the file is staged and again when it is published ({@link GlueCheckingStore} refuses
- * otherwise and marks each file it checked).
+ * (registered at the folder that holds the file) before the file is staged and again when it is
+ * published ({@link GlueCheckingStore} refuses otherwise and marks each file it checked).
  */
 class AthenaSinkITCase {
     @RegisterExtension
@@ -144,6 +144,19 @@ class AthenaSinkITCase {
         return local;
     }
 
+    /**
+     * The data files the bucket shows for a stream, as the URIs a reader of Glue's locations finds
+     * them under: {@code s3://bucket/prefix/<stream>/dt=.../<file>}.
+     */
+    private List<String> files(FileStore store, String stream) throws Exception {
+        List<String> uris = new ArrayList<>();
+        for (String key : store.list(stream + "/")) {
+            uris.add("s3://" + TestS3.bucket() + "/" + prefix + "/" + key);
+        }
+        assertThat(uris).isNotEmpty();
+        return uris;
+    }
+
     private static Map<String, String> columns(JsonNode table) {
         Map<String, String> columns = new LinkedHashMap<>();
         for (JsonNode c : table.path("StorageDescriptor").path("Columns")) {
@@ -183,6 +196,7 @@ class AthenaSinkITCase {
                                             + " FROM read_parquet($files)",
                                     files))
                     .containsExactly(n, n, true, true);
+            glue.assertPartitionsHold("bronze", "events", files(store, "events"));
         }
         assertThat(glue.tables("bronze")).containsExactly("events");
         JsonNode table = glue.table("bronze", "events").orElseThrow();
@@ -263,6 +277,7 @@ class AthenaSinkITCase {
                                             + " FROM read_parquet($files, union_by_name = true)",
                                     files))
                     .containsExactly(n, n, true, true, n - n / 2, n / 2);
+            glue.assertPartitionsHold("bronze", "orders", files(store, "orders"));
         }
         // Either subtask may open its first file on either schema version (the source splits the
         // rows between them), so the table is created with or without "note" first.

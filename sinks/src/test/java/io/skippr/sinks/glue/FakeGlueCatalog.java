@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,7 +50,144 @@ final class FakeGlueCatalog {
 
     private record Partition(ObjectNode input, BigDecimal createTime) {}
 
+    /**
+     * The fields of each request the fake models; any other one ({@code TransactionId}, {@code
+     * OpenTableFormatInput}, {@code PartitionIndexes}, {@code QueryAsOfTime} …) is refused, since
+     * ignoring it would answer as if Glue had honoured it.
+     */
+    private static final Map<String, Set<String>> REQUESTS =
+            Map.ofEntries(
+                    Map.entry("CreateDatabase", Set.of("CatalogId", "DatabaseInput")),
+                    Map.entry("GetDatabase", Set.of("CatalogId", "Name")),
+                    Map.entry("GetDatabases", Set.of("CatalogId", "NextToken", "MaxResults")),
+                    Map.entry("UpdateDatabase", Set.of("CatalogId", "Name", "DatabaseInput")),
+                    Map.entry("DeleteDatabase", Set.of("CatalogId", "Name")),
+                    Map.entry("CreateTable", Set.of("CatalogId", "DatabaseName", "TableInput")),
+                    Map.entry("GetTable", Set.of("CatalogId", "DatabaseName", "Name")),
+                    Map.entry(
+                            "GetTables",
+                            Set.of(
+                                    "CatalogId",
+                                    "DatabaseName",
+                                    "Expression",
+                                    "NextToken",
+                                    "MaxResults")),
+                    Map.entry(
+                            "UpdateTable",
+                            Set.of(
+                                    "CatalogId",
+                                    "DatabaseName",
+                                    "TableInput",
+                                    "SkipArchive",
+                                    "VersionId")),
+                    Map.entry("DeleteTable", Set.of("CatalogId", "DatabaseName", "Name")),
+                    Map.entry(
+                            "GetTableVersions",
+                            Set.of(
+                                    "CatalogId",
+                                    "DatabaseName",
+                                    "TableName",
+                                    "NextToken",
+                                    "MaxResults")),
+                    Map.entry(
+                            "CreatePartition",
+                            Set.of("CatalogId", "DatabaseName", "TableName", "PartitionInput")),
+                    Map.entry(
+                            "BatchCreatePartition",
+                            Set.of("CatalogId", "DatabaseName", "TableName", "PartitionInputList")),
+                    Map.entry(
+                            "GetPartition",
+                            Set.of("CatalogId", "DatabaseName", "TableName", "PartitionValues")),
+                    Map.entry(
+                            "GetPartitions",
+                            Set.of(
+                                    "CatalogId",
+                                    "DatabaseName",
+                                    "TableName",
+                                    "Expression",
+                                    "NextToken",
+                                    "MaxResults")),
+                    Map.entry(
+                            "BatchGetPartition",
+                            Set.of("CatalogId", "DatabaseName", "TableName", "PartitionsToGet")),
+                    Map.entry(
+                            "DeletePartition",
+                            Set.of("CatalogId", "DatabaseName", "TableName", "PartitionValues")));
+
+    /**
+     * The fields of the structures inside requests that the fake keeps verbatim and returns, by the
+     * field that holds them (an object, or an array of objects); any other one (a table's {@code
+     * TargetTable} or {@code ViewOriginalText}, a storage descriptor's {@code SchemaReference} or
+     * {@code SkewedInfo}, a database's {@code TargetDatabase} …) changes what the entry means and
+     * is refused. {@code Parameters} maps are free-form, as in Glue.
+     */
+    private static final Set<String> COLUMN = Set.of("Name", "Type", "Comment", "Parameters");
+
+    private static final Set<String> STORAGE_DESCRIPTOR =
+            Set.of(
+                    "Columns",
+                    "Location",
+                    "InputFormat",
+                    "OutputFormat",
+                    "Compressed",
+                    "NumberOfBuckets",
+                    "SerdeInfo",
+                    "BucketColumns",
+                    "SortColumns",
+                    "Parameters",
+                    "StoredAsSubDirectories",
+                    "AdditionalLocations"); // Iceberg's GlueCatalog sends it; kept verbatim
+
+    private static final Set<String> PARTITION_INPUT =
+            Set.of(
+                    "Values",
+                    "StorageDescriptor",
+                    "Parameters",
+                    "LastAccessTime",
+                    "LastAnalyzedTime");
+
+    private static final Map<String, Set<String>> STRUCTURES =
+            Map.ofEntries(
+                    Map.entry(
+                            "DatabaseInput",
+                            Set.of("Name", "Description", "LocationUri", "Parameters")),
+                    Map.entry(
+                            "TableInput",
+                            Set.of(
+                                    "Name",
+                                    "Description",
+                                    "Owner",
+                                    "LastAccessTime",
+                                    "LastAnalyzedTime",
+                                    "Retention",
+                                    "StorageDescriptor",
+                                    "PartitionKeys",
+                                    "TableType",
+                                    "Parameters")),
+                    Map.entry("StorageDescriptor", STORAGE_DESCRIPTOR),
+                    Map.entry("Columns", COLUMN),
+                    Map.entry("PartitionKeys", COLUMN),
+                    Map.entry("SerdeInfo", Set.of("Name", "SerializationLibrary", "Parameters")),
+                    Map.entry("SortColumns", Set.of("Column", "SortOrder")),
+                    Map.entry("PartitionInput", PARTITION_INPUT),
+                    Map.entry("PartitionInputList", PARTITION_INPUT),
+                    Map.entry("PartitionsToGet", Set.of("Values")));
+
     synchronized ObjectNode call(String operation, JsonNode request) {
+        Set<String> fields = REQUESTS.get(operation);
+        if (fields == null) {
+            throw new GlueFault(
+                    "UnknownOperationException",
+                    "FakeGlueServer does not implement AWSGlue." + operation);
+        }
+        checkFields(operation, operation, request, fields);
+        if (request.has("CatalogId") && !CATALOG_ID.equals(request.get("CatalogId").asText())) {
+            throw GlueFault.invalid(
+                    "FakeGlueServer holds only catalog "
+                            + CATALOG_ID
+                            + ", not "
+                            + request.get("CatalogId").asText());
+        }
         return switch (operation) {
             case "CreateDatabase" -> createDatabase(request);
             case "GetDatabase" -> getDatabase(request);
@@ -75,6 +213,38 @@ final class FakeGlueCatalog {
         };
     }
 
+    /** Refuses a field of {@code node} (named {@code where}) that the fake does not model. */
+    private static void checkFields(
+            String operation, String where, JsonNode node, Set<String> fields) {
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+            String name = field.getKey();
+            if (!fields.contains(name)) {
+                throw GlueFault.invalid(
+                        "FakeGlueServer does not model "
+                                + where
+                                + "."
+                                + name
+                                + " (in AWSGlue."
+                                + operation
+                                + ")");
+            }
+            Set<String> nested = STRUCTURES.get(name);
+            JsonNode value = field.getValue();
+            if (nested == null) {
+                continue;
+            }
+            if (value.isObject()) {
+                checkFields(operation, name, value, nested);
+            } else if (value.isArray()) {
+                for (JsonNode element : value) {
+                    if (element.isObject()) {
+                        checkFields(operation, name, element, nested);
+                    }
+                }
+            }
+        }
+    }
+
     // ---- what tests may inspect
 
     synchronized List<String> databaseNames() {
@@ -96,6 +266,16 @@ final class FakeGlueCatalog {
         Database db = databases.get(lower(database));
         Table table = db == null ? null : db.tables.get(lower(name));
         return table == null ? List.of() : new ArrayList<>(table.partitions.keySet());
+    }
+
+    /** A partition as GetPartition returns it, if the table has one with these values. */
+    synchronized Optional<JsonNode> partition(String database, String name, List<String> values) {
+        Database db = databases.get(lower(database));
+        Table table = db == null ? null : db.tables.get(lower(name));
+        Partition partition = table == null ? null : table.partitions.get(values);
+        return partition == null
+                ? Optional.empty()
+                : Optional.of(partitionOutput(db, table, partition));
     }
 
     // ---- databases

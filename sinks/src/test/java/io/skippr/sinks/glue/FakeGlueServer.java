@@ -14,8 +14,10 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,7 +35,10 @@ import java.util.concurrent.Executors;
  * <p>It serves databases (Create, Get, GetDatabases, Update, Delete), tables (Create, Get,
  * GetTables with a name pattern, Update with VersionId and SkipArchive, Delete, GetTableVersions)
  * and partitions (Create, BatchCreate with per-entry errors, Get, GetPartitions with {@code key =
- * 'value'} filters, BatchGet, Delete), keeping each input verbatim. Requests must carry a SigV4
+ * 'value'} filters, BatchGet, Delete), keeping each input verbatim. A request field or a field of
+ * an input that it does not model ({@code TransactionId}, {@code OpenTableFormatInput}, a table's
+ * {@code TargetTable} …), another {@code CatalogId}, an {@code x-amz-} header it does not read, or
+ * a {@code Content-Encoding}, is refused with an error the SDK raises. Requests must carry a SigV4
  * {@code Authorization} header, which is checked for its shape, not verified. State lives in
  * memory; tests read it through {@link #databases()}, {@link #tables}, {@link #table}, {@link
  * #partitions} and {@link #calls()}.
@@ -44,6 +49,18 @@ import java.util.concurrent.Executors;
 public final class FakeGlueServer implements AutoCloseable {
     private static final String JSON_11 = "application/x-amz-json-1.1";
     private static final String TARGET_PREFIX = "AWSGlue.";
+
+    /**
+     * The {@code x-amz-} headers of a signed JSON 1.1 request, which the fake reads or may ignore;
+     * any other one is refused rather than ignored.
+     */
+    private static final Set<String> NEUTRAL_HEADERS =
+            Set.of(
+                    "x-amz-target",
+                    "x-amz-date",
+                    "x-amz-security-token",
+                    "x-amz-content-sha256",
+                    "x-amz-user-agent");
 
     private final ObjectMapper json = new ObjectMapper();
     private final FakeGlueCatalog catalog = new FakeGlueCatalog();
@@ -99,6 +116,81 @@ public final class FakeGlueServer implements AutoCloseable {
     /** The value lists of a table's partitions, in the order they were created. */
     public List<List<String>> partitions(String database, String table) {
         return catalog.partitionValues(database, table);
+    }
+
+    /**
+     * Asserts that Glue would lead a reader of the table to each of {@code files} (full URIs such
+     * as {@code s3://bucket/lake/orders/dt=2026-11-29/f.parquet}): the file is under the table's
+     * {@code Location}, in the Hive-style folders of the table's partition keys ({@code
+     * dt=2026-11-29/}), and the partition with those values is registered with its {@code Location}
+     * at exactly the folder that holds the file. Athena reads a partition's files from its {@code
+     * Location} alone, so a partition registered anywhere else reads as empty.
+     *
+     * @throws AssertionError naming the first file a reader would not find
+     */
+    public void assertPartitionsHold(String database, String table, List<String> files) {
+        JsonNode definition =
+                table(database, table)
+                        .orElseThrow(
+                                () ->
+                                        new AssertionError(
+                                                "Glue holds no table " + database + "." + table));
+        String root = folder(definition.path("StorageDescriptor").path("Location").asText(""));
+        List<String> keys = new ArrayList<>();
+        definition.path("PartitionKeys").forEach(k -> keys.add(k.path("Name").asText()));
+        for (String file : files) {
+            String folder = file.substring(0, file.lastIndexOf('/') + 1);
+            if (root.equals("/") || !folder.startsWith(root)) {
+                throw new AssertionError(
+                        file + " is not under the Location " + root + " of Glue table " + table);
+            }
+            String[] parts = folder.substring(root.length()).split("/");
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                String part = i < parts.length ? parts[i] : "";
+                if (!part.startsWith(keys.get(i) + "=")) {
+                    throw new AssertionError(
+                            file + " is not in a " + keys + " partition folder under " + root);
+                }
+                values.add(part.substring(keys.get(i).length() + 1));
+            }
+            if (parts.length != keys.size() && !(keys.isEmpty() && folder.equals(root))) {
+                throw new AssertionError(
+                        file + " is not directly in a " + keys + " partition folder of " + root);
+            }
+            if (keys.isEmpty()) {
+                continue;
+            }
+            JsonNode partition =
+                    catalog.partition(database, table, values)
+                            .orElseThrow(
+                                    () ->
+                                            new AssertionError(
+                                                    "Glue has no partition "
+                                                            + values
+                                                            + " of table "
+                                                            + table
+                                                            + " for "
+                                                            + file));
+            String location = partition.path("StorageDescriptor").path("Location").asText("");
+            if (!folder(location).equals(folder)) {
+                throw new AssertionError(
+                        "Glue's partition "
+                                + values
+                                + " of table "
+                                + table
+                                + " reads "
+                                + location
+                                + ", but its file "
+                                + file
+                                + " is in "
+                                + folder);
+            }
+        }
+    }
+
+    private static String folder(String location) {
+        return location.endsWith("/") ? location : location + "/";
     }
 
     /**
@@ -190,6 +282,20 @@ public final class FakeGlueServer implements AutoCloseable {
                     "IncompleteSignatureException",
                     "Authorization header requires 'Credential', 'SignedHeaders' and 'Signature'"
                             + " parameters (AWS4-HMAC-SHA256)");
+        }
+        for (String header : exchange.getRequestHeaders().keySet()) {
+            String name = header.toLowerCase(Locale.ROOT);
+            if (name.startsWith("x-amz-") && !NEUTRAL_HEADERS.contains(name)) {
+                throw new GlueFault(
+                        "InvalidInputException",
+                        "FakeGlueServer does not model the header " + name);
+            }
+        }
+        String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
+        if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
+            throw new GlueFault(
+                    "SerializationException",
+                    "FakeGlueServer does not model Content-Encoding: " + encoding);
         }
         String type = exchange.getRequestHeaders().getFirst("Content-Type");
         if (type == null || !type.startsWith(JSON_11)) {

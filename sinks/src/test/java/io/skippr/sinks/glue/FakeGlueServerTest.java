@@ -24,6 +24,8 @@ import software.amazon.awssdk.services.glue.model.Column;
 import software.amazon.awssdk.services.glue.model.ConcurrentModificationException;
 import software.amazon.awssdk.services.glue.model.EntityNotFoundException;
 import software.amazon.awssdk.services.glue.model.GetTablesResponse;
+import software.amazon.awssdk.services.glue.model.GlueException;
+import software.amazon.awssdk.services.glue.model.InvalidInputException;
 import software.amazon.awssdk.services.glue.model.PartitionInput;
 import software.amazon.awssdk.services.glue.model.SerDeInfo;
 import software.amazon.awssdk.services.glue.model.StorageDescriptor;
@@ -253,6 +255,177 @@ class FakeGlueServerTest {
                                 .location("s3://lake/bronze/orders/dt=" + day + "/")
                                 .build())
                 .build();
+    }
+
+    @Test
+    void anOperationItDoesNotImplementIsRefused() {
+        assertThatThrownBy(
+                        () ->
+                                glue.getPartitionIndexes(
+                                        b -> b.databaseName("bronze").tableName("orders")))
+                .isInstanceOf(GlueException.class)
+                .hasMessageStartingWith(
+                        "FakeGlueServer does not implement AWSGlue.GetPartitionIndexes");
+        assertThat(server.calls())
+                .containsExactly("GetPartitionIndexes -> UnknownOperationException");
+    }
+
+    /**
+     * A request field, or a field of a table, storage descriptor or database input, that the fake
+     * does not model changes what Glue would do (a transaction, an Iceberg table format, a resource
+     * link, a schema registry reference, another account's catalog): each is refused with an error
+     * the SDK raises, and nothing is created. The other tests here and {@code GlueTableCatalogTest}
+     * show the requests the SDK and the sink really send are served.
+     */
+    @Test
+    void fieldsItDoesNotModelAreRefusedAndChangeNothing() {
+        glue.createDatabase(b -> b.databaseInput(d -> d.name("bronze")));
+        TableInput orders = ordersTable("id");
+        List<Runnable> refused =
+                List.of(
+                        () ->
+                                glue.createTable(
+                                        b ->
+                                                b.databaseName("bronze")
+                                                        .tableInput(orders)
+                                                        .openTableFormatInput(
+                                                                o ->
+                                                                        o.icebergInput(
+                                                                                i ->
+                                                                                        i
+                                                                                                .metadataOperation(
+                                                                                                        "CREATE")))),
+                        () ->
+                                glue.createTable(
+                                        b ->
+                                                b.databaseName("bronze")
+                                                        .tableInput(
+                                                                orders.toBuilder()
+                                                                        .targetTable(
+                                                                                t ->
+                                                                                        t.databaseName(
+                                                                                                        "other")
+                                                                                                .name(
+                                                                                                        "orders"))
+                                                                        .build())),
+                        () ->
+                                glue.createTable(
+                                        b ->
+                                                b.databaseName("bronze")
+                                                        .tableInput(
+                                                                orders.toBuilder()
+                                                                        .storageDescriptor(
+                                                                                orders
+                                                                                        .storageDescriptor()
+                                                                                        .toBuilder()
+                                                                                        .schemaReference(
+                                                                                                r ->
+                                                                                                        r
+                                                                                                                .schemaVersionId(
+                                                                                                                        "v-1"))
+                                                                                        .build())
+                                                                        .build())),
+                        () ->
+                                glue.createTable(
+                                        b ->
+                                                b.catalogId("123456789012")
+                                                        .databaseName("bronze")
+                                                        .tableInput(orders)),
+                        () ->
+                                glue.getTable(
+                                        b ->
+                                                b.databaseName("bronze")
+                                                        .name("orders")
+                                                        .transactionId("t1")));
+        List<String> messages = new ArrayList<>();
+        for (Runnable request : refused) {
+            assertThatThrownBy(request::run)
+                    .isInstanceOf(InvalidInputException.class)
+                    .satisfies(e -> messages.add(e.getMessage().replaceAll(" \\(Service.*", "")));
+        }
+        assertThat(messages)
+                .containsExactly(
+                        "FakeGlueServer does not model CreateTable.OpenTableFormatInput"
+                                + " (in AWSGlue.CreateTable)",
+                        "FakeGlueServer does not model TableInput.TargetTable"
+                                + " (in AWSGlue.CreateTable)",
+                        "FakeGlueServer does not model StorageDescriptor.SchemaReference"
+                                + " (in AWSGlue.CreateTable)",
+                        "FakeGlueServer holds only catalog 000000000000, not 123456789012",
+                        "FakeGlueServer does not model GetTable.TransactionId"
+                                + " (in AWSGlue.GetTable)");
+        assertThat(server.tables("bronze")).as("nothing was created").isEmpty();
+
+        glue.createTable(
+                b -> b.catalogId("000000000000").databaseName("bronze").tableInput(orders));
+        assertThat(server.tables("bronze")).containsExactly("orders");
+    }
+
+    @Test
+    void anAmzHeaderItDoesNotReadIsRefused() {
+        assertThatThrownBy(
+                        () ->
+                                glue.getDatabases(
+                                        b ->
+                                                b.overrideConfiguration(
+                                                        o ->
+                                                                o.putHeader(
+                                                                        "x-amz-expected-bucket-owner",
+                                                                        "123456789012"))))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageStartingWith(
+                        "FakeGlueServer does not model the header x-amz-expected-bucket-owner");
+        assertThat(glue.getDatabases(b -> {}).databaseList()).isEmpty();
+    }
+
+    /**
+     * The check the Athena tests make of where partitions point: a file's partition must be
+     * registered at the folder holding it. A mutant registers the partition at the table's folder
+     * (Athena would then read the partition as holding no file), another leaves it unregistered:
+     * each turns the check red.
+     */
+    @Test
+    void partitionsMustBeRegisteredAtTheFolderHoldingTheirFiles() {
+        glue.createDatabase(b -> b.databaseInput(d -> d.name("bronze")));
+        glue.createTable(b -> b.databaseName("bronze").tableInput(ordersTable("id")));
+        String file = "s3://lake/bronze/orders/dt=2026-11-30/orders-1.parquet";
+
+        assertThatThrownBy(() -> server.assertPartitionsHold("bronze", "orders", List.of(file)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessage("Glue has no partition [2026-11-30] of table orders for " + file);
+
+        glue.createPartition(
+                b ->
+                        b.databaseName("bronze")
+                                .tableName("orders")
+                                .partitionInput(
+                                        partition("2026-11-30").toBuilder()
+                                                .storageDescriptor(
+                                                        s -> s.location("s3://lake/bronze/orders/"))
+                                                .build()));
+        assertThatThrownBy(() -> server.assertPartitionsHold("bronze", "orders", List.of(file)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessage(
+                        "Glue's partition [2026-11-30] of table orders reads"
+                                + " s3://lake/bronze/orders/, but its file "
+                                + file
+                                + " is in s3://lake/bronze/orders/dt=2026-11-30/");
+
+        glue.deletePartition(
+                b -> b.databaseName("bronze").tableName("orders").partitionValues("2026-11-30"));
+        glue.createPartition(
+                b ->
+                        b.databaseName("bronze")
+                                .tableName("orders")
+                                .partitionInput(partition("2026-11-30")));
+        server.assertPartitionsHold("bronze", "orders", List.of(file));
+        assertThatThrownBy(
+                        () ->
+                                server.assertPartitionsHold(
+                                        "bronze",
+                                        "orders",
+                                        List.of("s3://lake/silver/orders/dt=2026-11-30/x.parquet")))
+                .hasMessageContaining("is not under the Location s3://lake/bronze/orders/");
     }
 
     @Test
