@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.skippr.config.Config;
+import io.skippr.job.FlinkSettings;
+import io.skippr.job.PipelineGraph;
 import io.skippr.sinks.files.CommitLog;
 import java.io.IOException;
 import java.net.URI;
@@ -20,23 +23,34 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A continuous {@code skipprd sync} whose source and sink log in with a random password, and whose
- * one bad row becomes a deadletter: while it runs, nothing its Flink web UI serves (job
- * configuration, plan, exceptions, the JobManager's configuration and environment) holds the
- * password; after it stops, neither does its output, its log, its state folder (checkpoints
- * included), the deadletter files or skippr.yml. The state folder is the owner's alone.
+ * A continuous {@code skipprd sync} whose source and sink log in with a random password (with
+ * characters that URL-encoding changes), and whose one bad row becomes a deadletter: while it runs,
+ * neither what its Flink web UI serves (job configuration, plan, exceptions, the JobManager's
+ * configuration and environment) nor Flink's temporary folders (the MiniCluster's blobStorage, the
+ * web upload folder, the I/O and task manager tmp folders, all under the java.io.tmpdir the test
+ * gives it) hold the password; after it stops, neither does its output, its log, its state folder
+ * (checkpoints included), the deadletter files or skippr.yml. "Hold" means in any form {@link
+ * SecretScan} knows: literal, URL-encoded, hex or Base64 at any alignment. The state folder is the
+ * owner's alone. The job graph skipprd submits is scanned too; it holds the password in clear in
+ * the Postgres connection records (a known leak, see {@link #noPasswordInTheJobGraphItSubmits}).
  */
 class SecretsStayHiddenITCase {
     private static final Pattern UI =
@@ -50,7 +64,7 @@ class SecretsStayHiddenITCase {
 
     @BeforeEach
     void setUp() throws SQLException {
-        login = new TestLogin("skippr_secret_");
+        login = new TestLogin("skippr_secret_", "/+ &=");
         login.pg.exec(
                 "CREATE TABLE events (id int PRIMARY KEY, doc json NOT NULL)",
                 "INSERT INTO events SELECT g, json_build_object('n', g) FROM generate_series(1, 50) g",
@@ -67,8 +81,7 @@ class SecretsStayHiddenITCase {
         return login.yaml("      sslmode: disable\n");
     }
 
-    @Test
-    void noResolvedPasswordInTheUiOutputLogStateDeadlettersOrConfig() throws Exception {
+    private Path config() throws IOException {
         Path config = dir.resolve("skippr.yml");
         Files.writeString(
                 config,
@@ -87,7 +100,82 @@ class SecretsStayHiddenITCase {
                         + "_out\n"
                         + "deadletter_sinks:\n  rejects:\n    LocalFile:\n"
                         + "      path: rejects\n      format: jsonl\n");
+        return config;
+    }
+
+    /**
+     * The job graph skipprd submits, built as it builds it (the sink prepared, the source planned)
+     * and serialized as Flink ships it to the JobManager (and, when a task's share exceeds {@code
+     * blob.offload.minsize}, offloads it to the blob store): the Java-serialized job graph.
+     */
+    private byte[] serializedJobGraph() throws Exception {
+        Path config = config();
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("LOGIN_PASSWORD", login.password);
         Path state = dir.resolve("state");
+        StreamExecutionEnvironment flink =
+                new StreamExecutionEnvironment(FlinkSettings.forPipeline(state, env));
+        PipelineGraph.build(
+                flink,
+                new PipelineGraph.Request(
+                        Config.load(config).getPipeline("events"), false, env, state));
+        JobGraph graph = flink.getStreamGraph().getJobGraph();
+        assertThat(graph.getVertices()).isNotEmpty();
+        return InstantiationUtil.serializeObject(graph);
+    }
+
+    /**
+     * What the job graph should be: free of the password in every form. It is not: the Postgres
+     * source's {@code PostgresConnectionConfig} and the sink's {@code PostgresDatabase} are records
+     * whose {@code String password} field is Java-serialized in clear into the operators' bytes (7
+     * times for one source and one sink). Tasks need the password, and {@code flink run} ships the
+     * graph to a remote cluster, so no small change removes it; reported on issue 13 (point 10).
+     * {@link #theJobGraphHoldsThePasswordOnlyInTheConnectionRecords} keeps it from spreading.
+     */
+    @Test
+    @Disabled(
+            "known leak, issue 13 point 10: the Postgres connection records serialize the"
+                    + " password in clear into the job graph")
+    void noPasswordInTheJobGraphItSubmits() throws Exception {
+        byte[] serialized = serializedJobGraph();
+        SecretScan scan = new SecretScan(login.password);
+        assertThat(scan.find(serialized))
+                .as(
+                        "forms of the password in the serialized job graph, after: %s",
+                        scan.contexts(serialized, login.password, 160))
+                .isEmpty();
+    }
+
+    /**
+     * The known leak above, held where it is: the serialized job graph holds the password only as
+     * the literal {@code password} field of the Postgres connection records, and in no encoded form
+     * (no Base64 header, no URL-encoded connection string, no hex) anywhere.
+     */
+    @Test
+    void theJobGraphHoldsThePasswordOnlyInTheConnectionRecords() throws Exception {
+        byte[] serialized = serializedJobGraph();
+        SecretScan scan = new SecretScan(login.password);
+        assertThat(scan.find(serialized))
+                .as("the password's forms in the serialized job graph")
+                .containsExactly("the literal text");
+        assertThat(scan.contexts(serialized, login.password, 200))
+                .as("what precedes each copy of the password")
+                .isNotEmpty()
+                .allMatch(
+                        context ->
+                                context.matches(
+                                        ".*(PostgresConnectionConfig|PostgresDatabase)"
+                                                + ".*password.*<secret>"));
+    }
+
+    @Test
+    void noResolvedPasswordInTheUiOutputLogStateDeadlettersOrConfig() throws Exception {
+        Path config = config();
+        Path state = dir.resolve("state");
+        // Flink's temporary folders (io.tmp.dirs, blob.storage.directory, web.tmpdir and its
+        // web.upload.dir) default to java.io.tmpdir: here, a folder the test scans
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        SecretScan scan = new SecretScan(login.password);
         Process sync =
                 SkipprdProcess.start(
                         dir,
@@ -97,7 +185,7 @@ class SecretsStayHiddenITCase {
                                 login.password,
                                 "SKIPPR_STATE_DIR",
                                 state.toString()),
-                        List.of(),
+                        List.of("-Djava.io.tmpdir=" + tmp),
                         "sync",
                         "--config",
                         config.toString(),
@@ -118,6 +206,7 @@ class SecretsStayHiddenITCase {
                     served.add(get(ui + "/jobs/" + id + path));
                 }
             }
+            scanFlinkFoldersWhileRunning(tmp, scan);
         } finally {
             sync.destroy();
             assertThat(sync.waitFor(60, TimeUnit.SECONDS)).as("skipprd stops on SIGTERM").isTrue();
@@ -128,17 +217,17 @@ class SecretsStayHiddenITCase {
                 .as("what the Flink web UI serves")
                 .contains("events")
                 .doesNotContain(login.password);
+        assertThat(scan.find(String.join("\n", served).getBytes(StandardCharsets.UTF_8)))
+                .as("encoded forms of the password in what the Flink web UI serves")
+                .isEmpty();
         assertThat(new CommitLog(dir.resolve("rejects")).committedKeys())
                 .as("the bad row became a committed deadletter")
                 .isNotEmpty();
-        List<Path> scanned = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-                assertThat(text).as("%s holds the password", file).doesNotContain(login.password);
-                scanned.add(dir.relativize(file));
-            }
-        }
+        List<Path> files = new ArrayList<>();
+        assertThat(scan.findIn(List.of(dir), files))
+                .as("files holding the password, literal or encoded")
+                .isEmpty();
+        List<Path> scanned = files.stream().map(dir::relativize).toList();
         assertThat(scanned)
                 .as("output, log, checkpoints, deadletters and skippr.yml were all scanned")
                 .anyMatch(p -> p.toString().equals("sync.err"))
@@ -151,6 +240,52 @@ class SecretsStayHiddenITCase {
                     .as("%s is its owner's alone", folder)
                     .extracting(Object::toString)
                     .containsExactlyInAnyOrder("OWNER_READ", "OWNER_WRITE", "OWNER_EXECUTE");
+        }
+    }
+
+    /**
+     * Scans Flink's temporary folders while the job runs (Flink deletes them when it stops): its
+     * blob store, where the job's blobs and offloaded deployment data land, its web upload folder
+     * and its I/O and state working folders. Then plants a mutant, the password's Base64 in a blob
+     * of the live blob store, and shows the same scan turns red on it.
+     */
+    private void scanFlinkFoldersWhileRunning(Path tmp, SecretScan scan) throws IOException {
+        List<Path> folders;
+        try (Stream<Path> walk = Files.walk(tmp)) {
+            folders = walk.filter(Files::isDirectory).map(tmp::relativize).sorted().toList();
+        }
+        // the MiniCluster's working folder holds each process's blobStorage (and the task
+        // manager's tmp and localState); the web upload folder sits beside it
+        assertThat(folders)
+                .as("Flink's folders under java.io.tmpdir")
+                .anyMatch(f -> f.getFileName().toString().equals("blobStorage"))
+                .anyMatch(f -> f.toString().equals("flink-web-upload"))
+                .anyMatch(f -> f.getFileName().toString().startsWith("flink-io-"));
+        List<Path> scanned = new ArrayList<>();
+        assertThat(scan.findIn(List.of(tmp), scanned))
+                .as("files in Flink's temporary folders %s holding the password", folders)
+                .isEmpty();
+
+        Path blobStore =
+                tmp.resolve(
+                        folders.stream()
+                                .filter(f -> f.getFileName().toString().equals("blobStorage"))
+                                .findFirst()
+                                .orElseThrow());
+        Path planted = blobStore.resolve("blob_p-mutant");
+        Files.writeString(
+                planted,
+                "\0\0"
+                        + Base64.getEncoder()
+                                .encodeToString(
+                                        ("login:" + login.password)
+                                                .getBytes(StandardCharsets.UTF_8)));
+        try {
+            assertThat(scan.findIn(List.of(tmp), new ArrayList<>()))
+                    .as("the mutant: the password's Base64 planted in the blob store")
+                    .containsExactly(planted + ": Base64");
+        } finally {
+            Files.delete(planted);
         }
     }
 

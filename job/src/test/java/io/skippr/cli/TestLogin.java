@@ -16,9 +16,20 @@ final class TestLogin implements AutoCloseable {
     final String password;
 
     TestLogin(String schemaPrefix) throws SQLException {
+        this(schemaPrefix, "");
+    }
+
+    /**
+     * @param passwordTail appended to the random password, such as {@code "/+ &="}: characters
+     *     whose URL-encoding differs from the text
+     */
+    TestLogin(String schemaPrefix, String passwordTail) throws SQLException {
         pg = new TestPostgres(schemaPrefix);
         role = pg.schema + "_login";
-        password = "Pw-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        password =
+                "Pw-"
+                        + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong())
+                        + passwordTail;
         pg.exec("CREATE ROLE \"" + role + "\" LOGIN SUPERUSER PASSWORD '" + password + "'");
     }
 
