@@ -3,7 +3,7 @@ package io.skippr.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.skippr.core.naming.Names;
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.job.TestEnv;
 import io.skippr.sinks.files.CommitLog;
 import io.skippr.sinks.files.FileStore;
@@ -58,6 +58,11 @@ final class AthenaFixture extends FileStoreFixture {
     @Override
     public String kind() {
         return "Athena";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
     }
 
     private String shared() {
@@ -116,7 +121,7 @@ final class AthenaFixture extends FileStoreFixture {
 
     private void checkGlue(Path dir, String stream, List<Map<String, Object>> rows)
             throws Exception {
-        String table = Names.snake(stream);
+        String table = table(stream);
         JsonNode definition =
                 glue.table(DATABASE, table)
                         .orElseThrow(() -> new AssertionError("Glue holds no table " + table));

@@ -1,10 +1,10 @@
 package io.skippr.conformance;
 
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.job.TestEnv;
 import io.skippr.sinks.athenaiceberg.AthenaIcebergCatalog;
 import io.skippr.sinks.glue.FakeGlueServer;
-import io.skippr.sinks.iceberg.IcebergTables;
 import io.skippr.sinks.s3.S3Connection;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -46,6 +46,11 @@ final class AthenaIcebergFixture implements SinkFixture {
         return "AthenaIceberg";
     }
 
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
+    }
+
     private Map<String, Object> settings() {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("s3_bucket", bucket);
@@ -85,7 +90,7 @@ final class AthenaIcebergFixture implements SinkFixture {
     public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
         return IcebergRows.read(
                 AthenaIcebergCatalog.of("test", new ResolvedSettings(null, settings())).open(),
-                TableIdentifier.of(DATABASE, IcebergTables.name(stream)));
+                TableIdentifier.of(DATABASE, table(stream)));
     }
 
     /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */

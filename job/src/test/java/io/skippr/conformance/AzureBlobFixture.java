@@ -3,6 +3,7 @@ package io.skippr.conformance;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import io.skippr.config.Secret;
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.job.TestEnv;
 import io.skippr.sinks.azureblob.AzureBlobFileStore;
 import io.skippr.sinks.files.FileStore;
@@ -33,6 +34,11 @@ final class AzureBlobFixture extends FileStoreFixture {
     @Override
     public String kind() {
         return "AzureBlob";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.skippr.conformance;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.skippr.core.naming.Names;
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.core.record.DataType;
 import io.skippr.job.TestEnv;
 import java.net.URI;
@@ -28,6 +28,11 @@ final class ClickHouseFixture implements SinkFixture {
     @Override
     public String kind() {
         return "ClickHouse";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.DEDUPLICATED;
     }
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -57,10 +62,10 @@ final class ClickHouseFixture implements SinkFixture {
      */
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
-        if (!exists(Names.snake(stream))) {
+        if (!exists(table(stream))) {
             return List.of(); // the only case that reads as no rows; any error throws
         }
-        String table = quote(database) + "." + quote(Names.snake(stream));
+        String table = quote(database) + "." + quote(table(stream));
         Map<String, Boolean> strings = new LinkedHashMap<>();
         StringBuilder select = new StringBuilder();
         for (String line : query("DESCRIBE TABLE " + table + " FORMAT TabSeparated").split("\n")) {

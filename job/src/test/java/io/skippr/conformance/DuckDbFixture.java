@@ -1,6 +1,6 @@
 package io.skippr.conformance;
 
-import io.skippr.core.naming.Names;
+import io.skippr.config.catalog.Guarantee;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,6 +33,11 @@ final class DuckDbFixture implements SinkFixture {
     }
 
     @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
+    }
+
+    @Override
     public String sinkYaml(Path dir) {
         return "    DuckDB: {path: warehouse.duckdb, schema: raw}\n";
     }
@@ -47,7 +52,7 @@ final class DuckDbFixture implements SinkFixture {
         if (!Files.exists(file)) {
             return List.of(); // connecting would create it
         }
-        String table = Names.snake(stream);
+        String table = table(stream);
         try (Connection c = open(file);
                 Statement st = c.createStatement()) {
             st.execute("BEGIN TRANSACTION READ ONLY");

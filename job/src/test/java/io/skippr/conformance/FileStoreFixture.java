@@ -1,6 +1,5 @@
 package io.skippr.conformance;
 
-import io.skippr.core.naming.Names;
 import io.skippr.core.record.DataType;
 import io.skippr.sinks.files.CommitLog;
 import io.skippr.sinks.files.FileStore;
@@ -35,7 +34,7 @@ abstract class FileStoreFixture implements SinkFixture {
 
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
-        String folder = Names.snake(stream) + "/";
+        String folder = table(stream) + "/";
         List<Path> files = new ArrayList<>();
         try (FileStore store = store(dir)) {
             Path local = Files.createTempDirectory(dir, "read-");

@@ -1,5 +1,6 @@
 package io.skippr.conformance;
 
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.gcs.FakeGcsServer;
 import io.skippr.sinks.gcs.GcsFileStore;
@@ -27,6 +28,11 @@ final class GcsFixture extends FileStoreFixture {
     @Override
     public String kind() {
         return "GCS";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
     }
 
     @Override

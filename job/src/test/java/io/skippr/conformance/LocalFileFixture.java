@@ -1,5 +1,6 @@
 package io.skippr.conformance;
 
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.LocalFileStore;
 import java.nio.file.Path;
@@ -13,6 +14,11 @@ final class LocalFileFixture extends FileStoreFixture {
     @Override
     public String kind() {
         return "LocalFile";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
     }
 
     @Override

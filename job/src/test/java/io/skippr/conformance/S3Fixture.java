@@ -1,5 +1,6 @@
 package io.skippr.conformance;
 
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.job.TestEnv;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.s3.S3Connection;
@@ -36,6 +37,11 @@ final class S3Fixture extends FileStoreFixture {
     @Override
     public String kind() {
         return "S3";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.skippr.conformance;
 
 import io.skippr.config.Secret;
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.sftp.SftpFileStore;
 import io.skippr.sinks.sftp.TestSftpServer;
@@ -32,6 +33,11 @@ final class SftpFixture extends FileStoreFixture {
     @Override
     public String kind() {
         return "SFTP";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
     }
 
     @Override

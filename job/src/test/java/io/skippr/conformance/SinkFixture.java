@@ -1,6 +1,6 @@
 package io.skippr.conformance;
 
-import io.skippr.core.naming.Names;
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.core.record.DataType;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,12 +10,43 @@ import java.util.Set;
 
 /**
  * What a destination tells the conformance kit: how to configure it and how to read back what it
- * holds. One small implementation per destination; its guarantee is the one its kind states in the
- * catalog.
+ * holds. One small implementation per destination, which writes out the guarantee and the names its
+ * page documents rather than asking the product.
  */
 public interface SinkFixture {
     /** The data sink kind, as written in skippr.yml: {@code Postgres}. */
     String kind();
+
+    /**
+     * The guarantee the kit holds the destination to, written out in each fixture as its page
+     * states it: not read from the product's catalog, so a catalog that loosens a kind's guarantee
+     * fails the kit ({@code SinkConformanceKit.theCatalogStatesTheGuaranteeTheKitHoldsItTo})
+     * instead of silently loosening its checks.
+     */
+    Guarantee guarantee();
+
+    /** The kit's stream with quotes, a space and accents in its name. */
+    String HOSTILE_STREAM = "Order \"Items\" ünï";
+
+    /** The kit's 100-character stream name, longer than PostgreSQL's 63 bytes. */
+    String LONG_STREAM = "s".repeat(40) + "_stream_" + "t".repeat(52);
+
+    /** The kit's 100-character column name. */
+    String LONG_COLUMN = "c".repeat(45) + "_column_" + "d".repeat(47);
+
+    /**
+     * The tables (or folders) the kit's hostile and long stream names land under in most
+     * destinations, as docs/naming.md describes them (lower snake_case, accents dropped, no length
+     * limit): written out here, not computed by the product's naming code, so a change to that code
+     * fails the kit.
+     */
+    Map<String, String> SNAKE_TABLES =
+            Map.of(
+                    HOSTILE_STREAM,
+                    "order_items_uni",
+                    LONG_STREAM,
+                    "ssssssssssssssssssssssssssssssssssssssss_stream_"
+                            + "tttttttttttttttttttttttttttttttttttttttttttttttttttt");
 
     /**
      * The body of a {@code data_sinks} entry, indented by four spaces, such as a Postgres block.
@@ -44,9 +75,28 @@ public interface SinkFixture {
      */
     List<Map<String, Object>> rows(Path dir, String stream) throws Exception;
 
-    /** The name a stream's table (or folder) lands under, as the destination's docs say. */
+    /**
+     * The name a stream's table (or folder) lands under, as the destination's docs say: {@link
+     * #SNAKE_TABLES} for the kit's hostile names; a name already in lower snake_case lands as it
+     * is. Any other name must be written out first.
+     */
     default String table(String stream) {
-        return Names.snake(stream);
+        return documented(SNAKE_TABLES, stream);
+    }
+
+    /** The written-out name of {@code stream}, or the stream itself when it needs no change. */
+    static String documented(Map<String, String> tables, String stream) {
+        String table = tables.get(stream);
+        if (table != null) {
+            return table;
+        }
+        if (!stream.matches("[a-z][a-z0-9_]*")) {
+            throw new IllegalArgumentException(
+                    "write down the table that stream '"
+                            + stream
+                            + "' lands under, as the destination's docs give it");
+        }
+        return stream;
     }
 
     /** The name a source column lands under, as the destination's docs say. */

@@ -1,8 +1,8 @@
 package io.skippr.conformance;
 
 import io.skippr.config.Secret;
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.job.TestEnv;
-import io.skippr.sinks.iceberg.IcebergTables;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
 import java.io.Closeable;
@@ -72,6 +72,11 @@ final class SkipprLakeFixture implements SinkFixture {
     }
 
     @Override
+    public Guarantee guarantee() {
+        return Guarantee.EXACTLY_ONCE;
+    }
+
+    @Override
     public String sinkYaml(Path dir) {
         if (!shared) {
             warehouse = dir.resolve("lake");
@@ -128,8 +133,7 @@ final class SkipprLakeFixture implements SinkFixture {
 
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
-        return IcebergRows.read(
-                catalog(dir), TableIdentifier.of(namespace, IcebergTables.name(stream)));
+        return IcebergRows.read(catalog(dir), TableIdentifier.of(namespace, table(stream)));
     }
 
     /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */

@@ -1,5 +1,6 @@
 package io.skippr.conformance;
 
+import io.skippr.config.catalog.Guarantee;
 import io.skippr.core.record.DataType;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -24,6 +25,11 @@ final class StdoutFixture implements SinkFixture {
     @Override
     public String kind() {
         return "Stdout";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.AT_LEAST_ONCE;
     }
 
     @Override
