@@ -22,7 +22,9 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -216,7 +218,7 @@ public final class FakeGcsServer implements AutoCloseable {
                         && r.path().startsWith(UPLOAD + "/")
                         && "resumable".equals(r.query().values.get("uploadType"));
         for (String header : exchange.getRequestHeaders().keySet()) {
-            String name = header.toLowerCase(java.util.Locale.ROOT);
+            String name = header.toLowerCase(Locale.ROOT);
             boolean goog =
                     name.startsWith("x-goog-")
                             && !NEUTRAL_HEADERS.contains(name)
@@ -226,7 +228,8 @@ public final class FakeGcsServer implements AutoCloseable {
             }
         }
         String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
-        if (encoding != null && !Set.of("gzip", "identity").contains(encoding.toLowerCase())) {
+        if (encoding != null
+                && !Set.of("gzip", "identity").contains(encoding.toLowerCase(Locale.ROOT))) {
             throw FakeGcsError.unsupported("Content-Encoding: " + encoding);
         }
     }
@@ -237,7 +240,7 @@ public final class FakeGcsServer implements AutoCloseable {
      * answer as if GCS had applied them. A {@code bucket} field must name the bucket of the path.
      */
     static void checkFields(ObjectNode resource, Set<String> modelled, String what, String bucket) {
-        for (java.util.Iterator<String> names = resource.fieldNames(); names.hasNext(); ) {
+        for (Iterator<String> names = resource.fieldNames(); names.hasNext(); ) {
             String field = names.next();
             if (!modelled.contains(field)) {
                 throw FakeGcsError.unsupported("the field " + field + " of " + what);
