@@ -36,7 +36,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,7 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (checkpoints included), the deadletter files or skippr.yml. "Hold" means in any form {@link
  * SecretScan} knows: literal, URL-encoded, hex or Base64 at any alignment. The state folder is the
  * owner's alone. The job graph skipprd submits is scanned too; it holds the password in clear in
- * the Postgres connection records (a known leak, see {@link #noPasswordInTheJobGraphItSubmits}).
+ * the Postgres connection records (a known leak, issue 16 point 3: the source's {@code
+ * PostgresConnectionConfig} and the sink's {@code PostgresDatabase} are Java-serialized with their
+ * password field; tasks need it, and {@code flink run} ships the graph to a remote cluster).
  */
 class SecretsStayHiddenITCase {
     private static final Pattern UI =
@@ -125,31 +126,9 @@ class SecretsStayHiddenITCase {
     }
 
     /**
-     * What the job graph should be: free of the password in every form. It is not: the Postgres
-     * source's {@code PostgresConnectionConfig} and the sink's {@code PostgresDatabase} are records
-     * whose {@code String password} field is Java-serialized in clear into the operators' bytes (7
-     * times for one source and one sink). Tasks need the password, and {@code flink run} ships the
-     * graph to a remote cluster, so no small change removes it; reported on issue 13 (point 10).
-     * {@link #theJobGraphHoldsThePasswordOnlyInTheConnectionRecords} keeps it from spreading.
-     */
-    @Test
-    @Disabled(
-            "known leak, issue 13 point 10: the Postgres connection records serialize the"
-                    + " password in clear into the job graph")
-    void noPasswordInTheJobGraphItSubmits() throws Exception {
-        byte[] serialized = serializedJobGraph();
-        SecretScan scan = new SecretScan(login.password);
-        assertThat(scan.find(serialized))
-                .as(
-                        "forms of the password in the serialized job graph, after: %s",
-                        scan.contexts(serialized, login.password, 160))
-                .isEmpty();
-    }
-
-    /**
-     * The known leak above, held where it is: the serialized job graph holds the password only as
-     * the literal {@code password} field of the Postgres connection records, and in no encoded form
-     * (no Base64 header, no URL-encoded connection string, no hex) anywhere.
+     * The known leak, held where it is: the serialized job graph holds the password only as the
+     * literal {@code password} field of the Postgres connection records, and in no encoded form (no
+     * Base64 header, no URL-encoded connection string, no hex) anywhere.
      */
     @Test
     void theJobGraphHoldsThePasswordOnlyInTheConnectionRecords() throws Exception {
