@@ -107,7 +107,7 @@ final class DuckDbFixture implements SinkFixture {
      */
     @Override
     public String refuse(Path dir, String stream, Set<Long> ids) throws Exception {
-        String table = "raw.\"" + Names.snake(stream) + "\"";
+        String table = "raw.\"" + table(stream) + "\"";
         List<String> columns = new ArrayList<>();
         try (Connection c = open(dir.resolve("warehouse.duckdb"));
                 Statement st = c.createStatement()) {
@@ -116,7 +116,7 @@ final class DuckDbFixture implements SinkFixture {
                             "SELECT column_name, data_type FROM information_schema.columns"
                                     + " WHERE table_schema = 'raw' AND table_name = ?"
                                     + " ORDER BY ordinal_position")) {
-                q.setString(1, Names.snake(stream));
+                q.setString(1, table(stream));
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
                         columns.add("\"" + rs.getString(1) + "\" " + rs.getString(2));
