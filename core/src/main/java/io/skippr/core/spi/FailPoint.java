@@ -18,7 +18,8 @@ import org.apache.flink.api.connector.sink2.Committer;
  * would: no shutdown hook, no cancel, no final checkpoint.
  *
  * <p>From the command line: {@code -Dskippr.failpoint=<stage>[:<nth>]}, which halts; stages are
- * {@code mid-batch}, {@code before-commit} and {@code after-commit}.
+ * {@code mid-batch}, {@code before-commit} and {@code after-commit}, and for PostgreSQL's prepared
+ * path {@code after-prepare}, {@code before-commit-prepared} and {@code after-commit-prepared}.
  *
  * @param stage where it fires; null for {@link #NONE}
  * @param nth fire the nth time a component reaches the stage (rows for mid-batch, commits else)
@@ -47,7 +48,19 @@ public record FailPoint(Stage stage, long nth, Action action, String marker)
         /** After pre-commit: the data is staged and its checkpoint taken, the commit not begun. */
         BEFORE_COMMIT,
         /** After the commit, before Flink learns it succeeded (the notification is cut short). */
-        AFTER_COMMIT;
+        AFTER_COMMIT,
+        /**
+         * PostgreSQL's prepared path: after the nth writer of a bounded run ran {@code PREPARE
+         * TRANSACTION} (its rows and its marker row are prepared, the run's commit not begun).
+         */
+        AFTER_PREPARE,
+        /**
+         * PostgreSQL's prepared path: the run's commit transaction (staged rows, the marker rows of
+         * subtasks without a prepared transaction) is done, no {@code COMMIT PREPARED} ran yet.
+         */
+        BEFORE_COMMIT_PREPARED,
+        /** PostgreSQL's prepared path: after the run's nth {@code COMMIT PREPARED}. */
+        AFTER_COMMIT_PREPARED;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -85,8 +98,9 @@ public record FailPoint(Stage stage, long nth, Action action, String marker)
                 PROPERTY
                         + "="
                         + spec
-                        + ": expected mid-batch, before-commit or after-commit, optionally"
-                        + " followed by :<n>");
+                        + ": expected mid-batch, before-commit, after-commit, after-prepare,"
+                        + " before-commit-prepared or after-commit-prepared, optionally followed"
+                        + " by :<n>");
     }
 
     /** The fail point of this JVM's command line, or {@link #NONE}. */

@@ -1,5 +1,6 @@
 package io.skippr.sinks.postgres;
 
+import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlNames;
 import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.StagingLoader;
@@ -21,9 +22,9 @@ import org.postgresql.copy.CopyManager;
 /**
  * The fast path of DESIGN §6 for bounded append runs: rows go by binary COPY straight into their
  * target tables inside one transaction per writer, which {@link #finish} prepares ({@code PREPARE
- * TRANSACTION}) under a deterministic id; the run's commit inserts the marker rows and then commits
- * the prepared transactions ({@code CommitTransaction}). Each row is written once, not staged and
- * copied.
+ * TRANSACTION}) under a deterministic id, together with the subtask's marker row and positions; the
+ * run's commit commits the prepared transactions ({@code CommitTransaction}). Each row is written
+ * once, not staged and copied.
  *
  * <p>A target is created or evolved (as the commit would) in a short transaction of its own before
  * its first row, so no prepared transaction holds a DDL lock another writer waits for; a run that
@@ -218,9 +219,18 @@ final class PgPreparedLoader implements StagingLoader {
         return direct.containsKey(table.name()) ? gid : null;
     }
 
-    /** Sends the rest, then prepares the transaction that holds the rows loaded into targets. */
     @Override
     public void finish() throws IOException {
+        finish(null);
+    }
+
+    /**
+     * Sends the rest, inserts {@code end} (the subtask's marker row) where rows went into targets,
+     * then prepares the transaction that holds them: its rows, marker and positions commit
+     * together.
+     */
+    @Override
+    public void finish(MarkerTable.Marker end) throws IOException {
         staging.finish();
         for (Target t : direct.values()) {
             if (t.buffer.size() > 0) {
@@ -230,6 +240,9 @@ final class PgPreparedLoader implements StagingLoader {
         try {
             endActive();
             if (!direct.isEmpty()) {
+                if (end != null) {
+                    new MarkerTable(settings).insert(data, end);
+                }
                 try (Statement st = data.createStatement()) {
                     st.execute("PREPARE TRANSACTION " + dialect.literal(gid));
                 }

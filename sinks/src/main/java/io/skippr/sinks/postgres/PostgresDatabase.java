@@ -105,6 +105,22 @@ public record PostgresDatabase(
     }
 
     @Override
+    public String preparedCommitId(SqlSinkSettings settings, long run) {
+        return PreparedTransactions.commitGid(settings, run);
+    }
+
+    @Override
+    public void prepare(Connection connection, String gid) throws SQLException {
+        PreparedTransactions.prepare(connection, gid);
+    }
+
+    @Override
+    public void lockPrepared(Connection connection, SqlSinkSettings settings, boolean lock)
+            throws SQLException {
+        PreparedTransactions.lock(connection, settings, lock);
+    }
+
+    @Override
     public void finishLeftPrepared(Connection connection, SqlSinkSettings settings)
             throws SQLException {
         PreparedTransactions.finishLeft(connection, settings);

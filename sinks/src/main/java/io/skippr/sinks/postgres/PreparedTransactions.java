@@ -16,8 +16,9 @@ import java.util.List;
  * PostgreSQL's prepared transactions as the sink's fast path uses them (DESIGN §6): ids, whether
  * the server allows them, finishing them, and finishing what a crashed run left.
  *
- * <p>An id is {@code skippr_<24 hex digits of pipeline and sink>_<run>_<subtask>}: deterministic,
- * so a restarted writer finds its own, and within the 200 bytes PostgreSQL allows.
+ * <p>A writer's id is {@code skippr_<24 hex digits of pipeline and sink>_<run>_<subtask>}, the
+ * run's commit's own {@code skippr_<…>_<run>_commit}: deterministic, so a restarted writer or a
+ * replayed commit finds its own, and within the 200 bytes PostgreSQL allows.
  */
 final class PreparedTransactions {
     /** {@code -Dskippr.postgres.prepared=false} turns the fast path off (tests of the fallback). */
@@ -53,6 +54,34 @@ final class PreparedTransactions {
         }
     }
 
+    /** The id of a bounded run's own commit transaction, prepared after its writers'. */
+    static String commitGid(SqlSinkSettings settings, long run) {
+        return prefix(settings) + run + "_commit";
+    }
+
+    static void prepare(Connection c, String gid) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("PREPARE TRANSACTION '" + gid.replace("'", "''") + "'");
+        }
+    }
+
+    /**
+     * Takes or releases the session-level advisory lock of this pipeline and sink's prepared
+     * transactions: a commit holds it from reading whether its run is decided to its last COMMIT
+     * PREPARED, and {@link #finishLeft} holds it too, so a start never rolls back a transaction of
+     * a run that a running commit is deciding. A killed session releases it.
+     */
+    static void lock(Connection c, SqlSinkSettings settings, boolean lock) throws SQLException {
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT "
+                                + (lock ? "pg_advisory_lock" : "pg_advisory_unlock")
+                                + "(hashtextextended(?, 0))")) {
+            st.setString(1, prefix(settings));
+            st.executeQuery().close();
+        }
+    }
+
     static boolean isPrepared(Connection c, String gid) throws SQLException {
         try (PreparedStatement st =
                 c.prepareStatement(
@@ -81,11 +110,21 @@ final class PreparedTransactions {
     }
 
     /**
-     * Commits the prepared transactions of this pipeline and sink whose run committed its marker
-     * rows (the commit stopped between the markers and them), rolls back the others (their run
-     * never committed).
+     * Commits the prepared transactions of this pipeline and sink whose run is decided (a marker
+     * row of it is visible: its commit stopped between two COMMIT PREPAREDs), rolls back the others
+     * (their run never committed anything). Holds {@link #lock}; {@code c} is in auto-commit.
      */
     static void finishLeft(Connection c, SqlSinkSettings settings) throws SQLException {
+        lock(c, settings, true);
+        try {
+            finishLeftLocked(c, settings);
+        } finally {
+            lock(c, settings, false);
+        }
+    }
+
+    private static void finishLeftLocked(Connection c, SqlSinkSettings settings)
+            throws SQLException {
         String prefix = prefix(settings);
         List<String> left = new ArrayList<>();
         try (PreparedStatement st =

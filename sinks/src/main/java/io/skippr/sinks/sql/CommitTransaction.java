@@ -3,6 +3,8 @@ package io.skippr.sinks.sql;
 import io.skippr.core.record.Column;
 import io.skippr.core.record.CommittedPosition;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.core.spi.FailPoint;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -32,7 +34,14 @@ public final class CommitTransaction {
     private final MarkerTable markers;
     private final TargetTables targets;
 
+    private final FailPoint.Trigger failures;
+
     public CommitTransaction(SqlSinkSettings settings) {
+        this(settings, FailPoint.NONE);
+    }
+
+    public CommitTransaction(SqlSinkSettings settings, FailPoint failPoint) {
+        this.failures = failPoint.trigger();
         this.settings = settings;
         this.dialect = settings.dialect();
         this.names = dialect.names();
@@ -63,6 +72,9 @@ public final class CommitTransaction {
                         .map(SqlCommittable::staging)
                         .distinct()
                         .toList();
+        if (!prepared.isEmpty()) {
+            return commitPrepared(c, sorted, prepared);
+        }
         boolean autoCommit = c.getAutoCommit();
         boolean done;
         c.setAutoCommit(false);
@@ -75,17 +87,7 @@ public final class CommitTransaction {
             } else {
                 List<MarkerTable.Marker> rows = markerRows(sorted);
                 checkStaging(c, sorted);
-                Map<String, List<SqlCommittable>> byTable = new TreeMap<>();
-                for (SqlCommittable committable : sorted) {
-                    if (committable.kind() != SqlCommittable.Kind.END) {
-                        byTable.computeIfAbsent(
-                                        names.table(committable.stream()), t -> new ArrayList<>())
-                                .add(committable);
-                    }
-                }
-                for (Map.Entry<String, List<SqlCommittable>> e : byTable.entrySet()) {
-                    apply(c, e.getKey(), e.getValue());
-                }
+                applyAll(c, sorted);
                 for (MarkerTable.Marker marker : rows) {
                     markers.insert(c, marker);
                 }
@@ -99,21 +101,216 @@ public final class CommitTransaction {
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            if (e instanceof SqlSinkException) {
-                // refused for good: the run is over, so its prepared rows must not hold locks
-                finishPrepared(c, prepared, false, e);
-            }
             c.setAutoCommit(autoCommit);
             throw e;
         }
-        // The marker rows are committed: the prepared rows are part of the run now (a crash
-        // before this ends is finished by SqlDatabase#finishLeftPrepared on the next start).
-        c.setAutoCommit(true);
-        for (String gid : prepared) {
-            settings.database().finishPrepared(c, gid, true);
-        }
         c.setAutoCommit(autoCommit);
         return done;
+    }
+
+    private void applyAll(Connection c, List<SqlCommittable> sorted) throws SQLException {
+        Map<String, List<SqlCommittable>> byTable = new TreeMap<>();
+        for (SqlCommittable committable : sorted) {
+            if (committable.kind() != SqlCommittable.Kind.END) {
+                byTable.computeIfAbsent(names.table(committable.stream()), t -> new ArrayList<>())
+                        .add(committable);
+            }
+        }
+        for (Map.Entry<String, List<SqlCommittable>> e : byTable.entrySet()) {
+            apply(c, e.getKey(), e.getValue());
+        }
+    }
+
+    /**
+     * A bounded run whose writers prepared transactions (PostgreSQL's fast path, DESIGN §6). Each
+     * writer's prepared transaction holds its rows and its own marker row with its positions. The
+     * steps:
+     *
+     * <ol>
+     *   <li>this commit's own transaction moves the staged rows, inserts the marker rows of the
+     *       subtasks that prepared nothing, drops the staging tables, and is itself prepared (id
+     *       {@link SqlDatabase#preparedCommitId}): nothing is visible yet;
+     *   <li>{@code COMMIT PREPARED} of each writer's transaction, then of the commit's own. The
+     *       first one makes a marker row of the run visible: from then on the run is decided, and
+     *       whatever of it is still prepared is committed, by this commit, its replay, or the next
+     *       start ({@link SqlDatabase#finishLeftPrepared}); before it, nothing of the run is
+     *       visible, and a replay or the next start rolls all of it back.
+     * </ol>
+     *
+     * <p>Rows, their marker row and its positions are in the same transaction, so no stop between
+     * two steps shows a position without its rows or rows without their position. (A subtask whose
+     * streams were partly staged is the exception: its staged rows become visible in the last step,
+     * after its marker.) Every {@code COMMIT PREPARED} is checked: one that finds its transaction
+     * gone fails the commit, naming it. The whole sequence holds the pipeline and sink's lock
+     * ({@link SqlDatabase#lockPrepared}), which the start of another run takes too.
+     */
+    private boolean commitPrepared(Connection c, List<SqlCommittable> sorted, List<String> prepared)
+            throws SQLException {
+        SqlDatabase db = settings.database();
+        long run = sorted.get(0).run();
+        String own = db.preparedCommitId(settings, run);
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(true);
+        db.lockPrepared(c, settings, true);
+        try {
+            boolean decided;
+            c.setAutoCommit(false);
+            try {
+                markers.ensure(c);
+                decided = markers.boundedRunCommitted(c, run);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollback(c, e);
+                throw e;
+            }
+            c.setAutoCommit(true);
+            if (decided) {
+                finishDecided(c, sorted, prepared, own);
+                return false;
+            }
+            // an earlier attempt's, stopped before the run was decided
+            db.finishPrepared(c, own, false);
+            c.setAutoCommit(false);
+            try {
+                List<MarkerTable.Marker> rows = markerRows(sorted);
+                checkStaging(c, sorted);
+                applyAll(c, sorted);
+                for (MarkerTable.Marker marker : rows) {
+                    markers.insert(c, marker);
+                }
+                dropStaging(c, sorted);
+                db.prepare(c, own);
+            } catch (SQLException | RuntimeException e) {
+                rollback(c, e);
+                if (e instanceof SqlSinkException) {
+                    // refused for good: the run is over, so its prepared rows must not hold locks
+                    finishPrepared(c, prepared, false, e);
+                }
+                throw e;
+            }
+            c.setAutoCommit(true);
+            reached(FailPoint.Stage.BEFORE_COMMIT_PREPARED);
+            String first = prepared.get(0);
+            if (!db.finishPrepared(c, first, true)) {
+                // nothing of the run is visible: it is not decided, so none of it may commit
+                SqlSinkException gone =
+                        new SqlSinkException(
+                                gone(sorted, first)
+                                        + ". Nothing of run "
+                                        + run
+                                        + " was committed (the rest is rolled back): run the"
+                                        + " pipeline again");
+                List<String> rest = new ArrayList<>(prepared.subList(1, prepared.size()));
+                rest.add(own);
+                finishPrepared(c, rest, false, gone);
+                throw gone;
+            }
+            reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
+            List<String> missing = new ArrayList<>();
+            for (String gid : prepared.subList(1, prepared.size())) {
+                if (!db.finishPrepared(c, gid, true)) {
+                    missing.add(gid);
+                }
+                reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
+            }
+            if (!db.finishPrepared(c, own, true)) {
+                missing.add(own);
+            }
+            if (!missing.isEmpty()) {
+                throw lost(sorted, missing, run);
+            }
+            return true;
+        } finally {
+            try {
+                c.setAutoCommit(true);
+                db.lockPrepared(c, settings, false);
+                c.setAutoCommit(autoCommit);
+            } catch (SQLException ignored) {
+                // a broken connection: its session, and the lock with it, is gone
+            }
+        }
+    }
+
+    /**
+     * Commits what a decided run still has prepared (a replay after a stop between two COMMIT
+     * PREPAREDs), and checks that each part of it did commit: a writer's transaction by its marker
+     * row, the commit's own by its staging tables being gone.
+     */
+    private void finishDecided(
+            Connection c, List<SqlCommittable> sorted, List<String> prepared, String own)
+            throws SQLException {
+        SqlDatabase db = settings.database();
+        List<String> missing = new ArrayList<>();
+        for (SqlCommittable p : sorted) {
+            if (p.kind() == SqlCommittable.Kind.PREPARED
+                    && !db.finishPrepared(c, p.staging(), true)
+                    && !markers.committed(c, p.run(), p.checkpoint(), p.subtask())
+                    && !missing.contains(p.staging())) {
+                missing.add(p.staging());
+            }
+        }
+        if (!db.finishPrepared(c, own, true)) {
+            for (SqlCommittable r : sorted) {
+                if (r.kind() == SqlCommittable.Kind.ROWS
+                        && dialect.columns(c, settings.schema(), r.staging()) != null) {
+                    missing.add(own);
+                    break;
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw lost(sorted, missing, sorted.get(0).run());
+        }
+    }
+
+    /** What a prepared transaction that is gone held. */
+    private String gone(List<SqlCommittable> sorted, String gid) {
+        long rows =
+                sorted.stream()
+                        .filter(x -> x.kind() == SqlCommittable.Kind.PREPARED)
+                        .filter(x -> x.staging().equals(gid))
+                        .mapToLong(SqlCommittable::rows)
+                        .sum();
+        return "Prepared transaction "
+                + gid
+                + (rows > 0 ? " with " + rows + " rows" : "")
+                + " was gone when its COMMIT PREPARED ran: it was rolled back outside this"
+                + " commit (ROLLBACK PREPARED, or another process of pipeline "
+                + settings.pipeline()
+                + " and sink "
+                + settings.sink()
+                + ")";
+    }
+
+    private SqlSinkException lost(List<SqlCommittable> sorted, List<String> missing, long run) {
+        List<String> each = new ArrayList<>();
+        for (String gid : missing) {
+            each.add(gone(sorted, gid));
+        }
+        return new SqlSinkException(
+                String.join("; ", each)
+                        + ". The rest of run "
+                        + run
+                        + " is committed; the rows of the missing transactions are not in the"
+                        + " target and their marker rows and positions were not recorded, but a"
+                        + " position another subtask recorded may lie past them: compare the"
+                        + " target with the source before the next run");
+    }
+
+    private void reached(FailPoint.Stage stage) throws SQLException {
+        try {
+            failures.reached(stage);
+        } catch (IOException e) {
+            throw new SqlSinkException(e.getMessage(), e);
+        }
+    }
+
+    private static void rollback(Connection c, Exception e) {
+        try {
+            c.rollback();
+        } catch (SQLException suppressed) {
+            e.addSuppressed(suppressed);
+        }
     }
 
     /** Rolls back (or commits) prepared transactions, keeping failures as suppressed ones. */
@@ -135,11 +332,14 @@ public final class CommitTransaction {
                 : markers.committed(c, first.run(), first.checkpoint(), first.subtask());
     }
 
-    /** Streaming: one row for the (run, checkpoint, subtask); bounded: one per subtask. */
+    /**
+     * Streaming: one row for the (run, checkpoint, subtask); bounded: one per subtask that prepared
+     * no transaction of its own (one that did holds its marker row there).
+     */
     private List<MarkerTable.Marker> markerRows(List<SqlCommittable> sorted) {
         SqlCommittable first = sorted.get(0);
         if (!settings.bounded()) {
-            return List.of(marker(first, sorted));
+            return List.of(marker(settings.mode(), first, sorted));
         }
         List<SqlCommittable> ends =
                 sorted.stream().filter(c -> c.kind() == SqlCommittable.Kind.END).toList();
@@ -158,10 +358,18 @@ public final class CommitTransaction {
                             + parallelism
                             + ": refusing to commit part of a run");
         }
+        Set<Integer> ownMarker = new TreeSet<>();
+        sorted.stream()
+                .filter(c -> c.kind() == SqlCommittable.Kind.PREPARED)
+                .forEach(c -> ownMarker.add(c.subtask()));
         List<MarkerTable.Marker> rows = new ArrayList<>();
         for (SqlCommittable end : ends) {
+            if (ownMarker.contains(end.subtask())) {
+                continue; // the subtask's prepared transaction holds its marker row
+            }
             rows.add(
                     marker(
+                            settings.mode(),
                             end,
                             sorted.stream().filter(c -> c.subtask() == end.subtask()).toList()));
         }
@@ -173,11 +381,11 @@ public final class CommitTransaction {
      * of streams the write mode appends; a merged stream's rows replace what is there and are not
      * counted, so a {@code --once} run after continuous runs of keyed streams is not refused.
      */
-    private MarkerTable.Marker marker(SqlCommittable key, List<SqlCommittable> of) {
+    static MarkerTable.Marker marker(WriteMode mode, SqlCommittable key, List<SqlCommittable> of) {
         long rows = 0;
         Map<String, CommittedPosition> positions = new TreeMap<>();
         for (SqlCommittable c : of) {
-            if (c.schema() != null && settings.mode().appends(c.schema())) {
+            if (c.schema() != null && mode.appends(c.schema())) {
                 rows += c.rows();
             }
             if (c.kind() == SqlCommittable.Kind.END && MarkerTable.READ.equals(c.cursorType())) {

@@ -40,9 +40,15 @@ public final class SqlCommitter implements Committer<SqlCommittable> {
     private Connection connection;
 
     public SqlCommitter(SqlSinkSettings settings, Scope scope) {
+        this(settings, scope, io.skippr.core.spi.FailPoint.NONE);
+    }
+
+    /** With {@code failPoint} fired between the steps of PostgreSQL's prepared path. */
+    public SqlCommitter(
+            SqlSinkSettings settings, Scope scope, io.skippr.core.spi.FailPoint failPoint) {
         this.settings = settings;
         this.scope = scope;
-        this.transaction = new CommitTransaction(settings);
+        this.transaction = new CommitTransaction(settings, failPoint);
     }
 
     @Override

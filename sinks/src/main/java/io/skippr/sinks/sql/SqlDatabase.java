@@ -47,6 +47,27 @@ public interface SqlDatabase extends Serializable {
     }
 
     /**
+     * The id under which a bounded run's commit prepares its own transaction when its writers
+     * prepared theirs (see {@code CommitTransaction}).
+     */
+    default String preparedCommitId(SqlSinkSettings settings, long run) {
+        throw new UnsupportedOperationException(describe() + " has no prepared transactions");
+    }
+
+    /** Prepares the transaction open on {@code connection} as {@code gid}, which ends it. */
+    default void prepare(Connection connection, String gid) throws SQLException {
+        throw new UnsupportedOperationException(describe() + " has no prepared transactions");
+    }
+
+    /**
+     * Takes ({@code lock}) or releases the lock, held by the connection's session, under which the
+     * prepared transactions of this pipeline and sink are committed or rolled back, so that no two
+     * processes finish them at once; outside any transaction.
+     */
+    default void lockPrepared(Connection connection, SqlSinkSettings settings, boolean lock)
+            throws SQLException {}
+
+    /**
      * Finishes what earlier runs of this pipeline and sink left prepared: commits the prepared
      * transactions of a run with a committed marker row, rolls back the others. Runs before a
      * bounded run reads its committed positions or picks its run number.

@@ -53,7 +53,8 @@ public final class SqlSink
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
                 java.util.OptionalLong.empty(),
-                List.of());
+                List.of(),
+                failPoint);
     }
 
     @Override
@@ -64,7 +65,8 @@ public final class SqlSink
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getNumberOfParallelSubtasks(),
                 context.getRestoredCheckpointId(),
-                state);
+                state,
+                failPoint);
     }
 
     @Override
@@ -94,7 +96,7 @@ public final class SqlSink
         FailPoint fail = failPoint;
         StandardSinkTopologies.addGlobalCommitter(
                 committables,
-                context -> fail.around(new SqlCommitter(run, SqlCommitter.Scope.RUN)),
+                context -> fail.around(new SqlCommitter(run, SqlCommitter.Scope.RUN, fail)),
                 SqlCommittableSerializer::new);
     }
 }

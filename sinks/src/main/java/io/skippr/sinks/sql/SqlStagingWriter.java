@@ -64,10 +64,8 @@ public final class SqlStagingWriter
 
     private long batch;
 
-    /**
-     * @param restoredCheckpoint the checkpoint the job restored from; empty for a fresh start
-     * @param restored the writer states of that checkpoint given to this subtask
-     */
+    private final io.skippr.core.spi.FailPoint.Trigger failures;
+
     public SqlStagingWriter(
             SqlSinkSettings settings,
             int subtask,
@@ -75,6 +73,30 @@ public final class SqlStagingWriter
             OptionalLong restoredCheckpoint,
             Collection<SqlWriterState> restored)
             throws IOException {
+        this(
+                settings,
+                subtask,
+                parallelism,
+                restoredCheckpoint,
+                restored,
+                io.skippr.core.spi.FailPoint.NONE);
+    }
+
+    /**
+     * @param restoredCheckpoint the checkpoint the job restored from; empty for a fresh start
+     * @param restored the writer states of that checkpoint given to this subtask
+     * @param failPoint fired {@link io.skippr.core.spi.FailPoint.Stage#AFTER_PREPARE} once the
+     *     loader prepared a transaction (recovery tests)
+     */
+    public SqlStagingWriter(
+            SqlSinkSettings settings,
+            int subtask,
+            int parallelism,
+            OptionalLong restoredCheckpoint,
+            Collection<SqlWriterState> restored,
+            io.skippr.core.spi.FailPoint failPoint)
+            throws IOException {
+        this.failures = failPoint.trigger();
         this.settings = settings;
         this.dialect = settings.dialect();
         this.names = dialect.names();
@@ -296,7 +318,6 @@ public final class SqlStagingWriter
             close(segment);
         }
         open.clear();
-        loader.finish();
         List<SqlCommittable> out = new ArrayList<>(closed);
         closed.clear();
         for (Map.Entry<String, StreamSchema> e : unannounced.entrySet()) {
@@ -319,10 +340,18 @@ public final class SqlStagingWriter
             announced.add(e.getKey());
         }
         unannounced.clear();
+        MarkerTable.Marker marker = null;
         if (settings.bounded()) {
-            out.add(
+            SqlCommittable end =
                     SqlCommittable.end(
-                            settings.run(), subtask, parallelism, epoch, batch, readPositions));
+                            settings.run(), subtask, parallelism, epoch, batch, readPositions);
+            out.add(end);
+            marker = CommitTransaction.marker(settings.mode(), end, out);
+        }
+        // a prepared transaction takes this subtask's marker row along (DESIGN §6)
+        loader.finish(marker);
+        if (out.stream().anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED)) {
+            failures.reached(io.skippr.core.spi.FailPoint.Stage.AFTER_PREPARE);
         }
         batch++;
         return out;

@@ -18,6 +18,16 @@ public interface StagingLoader extends AutoCloseable {
     void finish() throws IOException;
 
     /**
+     * {@link #finish}, and where rows went into a transaction this loader prepares (see {@link
+     * #preparedAs}), records {@code end} (the writer's marker row of a bounded run, null in a
+     * continuous run) in that transaction first, so the marker and its positions become visible
+     * exactly when those rows do.
+     */
+    default void finish(MarkerTable.Marker end) throws IOException {
+        finish();
+    }
+
+    /**
      * Null when {@code table}'s rows go into the staging table; otherwise the id of the prepared
      * transaction that, after {@link #finish}, holds them in the target table already.
      */

@@ -4,16 +4,13 @@ import static io.skippr.sinks.postgres.PostgresCommitterITCase.commit;
 import static io.skippr.sinks.postgres.PostgresCommitterITCase.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlCommitter;
 import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.SqlStagingWriter;
 import io.skippr.sinks.sql.WriteMode;
-import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,38 +107,6 @@ class PostgresPreparedITCase {
         assertThat(checksum()).containsExactly("0", "0", "0");
         assertThat(next.run()).as("the run never committed, so its number is used again").isOne();
         assertThat(io.skippr.sinks.sql.SqlSinks.committedPositions(next)).isEmpty();
-    }
-
-    @Test
-    void aRunThatStoppedBetweenItsMarkersAndCommitPreparedIsRolledForward() throws Exception {
-        SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
-        prepareBoth(settings);
-        // the commit transaction committed the marker rows, then the process died
-        try (Connection c = settings.database().connect()) {
-            MarkerTable markers = new MarkerTable(settings);
-            for (int subtask = 0; subtask < 2; subtask++) {
-                markers.insert(
-                        c,
-                        new MarkerTable.Marker(
-                                settings.run(),
-                                1,
-                                subtask,
-                                2,
-                                50,
-                                Map.of(
-                                        "orders",
-                                        new io.skippr.core.record.CommittedPosition(
-                                                "INT64", String.valueOf(subtask * 50 + 49)))));
-            }
-        }
-
-        SqlSinkSettings next = pg.prepare("p", true, WriteMode.APPEND);
-
-        assertThat(TestPg.prepared()).isEmpty();
-        assertThat(checksum()).containsExactly("100", "100", "4950");
-        assertThat(next.run()).isEqualTo(2);
-        assertThat(io.skippr.sinks.sql.SqlSinks.committedPositions(next))
-                .containsExactly(Map.entry("orders", "99"));
     }
 
     @Test
