@@ -1,16 +1,19 @@
 package io.skippr.sinks.azureblob;
 
 import com.azure.core.util.BinaryData;
+import com.azure.core.util.Context;
 import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobListDetails;
+import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.Block;
 import com.azure.storage.blob.models.BlockList;
 import com.azure.storage.blob.models.BlockListType;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import com.azure.storage.blob.options.BlockBlobCommitBlockListOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import io.skippr.config.Secret;
@@ -138,39 +141,74 @@ public final class AzureBlobFileStore implements FileStore {
         StagedBlocks blocks = StagedBlocks.parse(staged.token());
         String key = staged.key();
         BlockBlobClient blob = blob(key).getBlockBlobClient();
-        boolean published = exists(key);
-        if (blocks.count() == 0) { // an empty file: nothing was staged, nothing can be lost
-            if (!published) {
-                call("publish blob", key, () -> blob.commitBlockList(List.of(), true));
-            }
-            return !published;
-        }
         List<String> ids = blocks.ids();
         BlockList list = blockList(blob, key);
-        if (published && names(list.getCommittedBlocks()).equals(ids)) {
-            return false; // a replayed commit
-        }
-        if (new HashSet<>(names(list.getUncommittedBlocks())).containsAll(ids)) {
-            try {
-                blob.commitBlockList(ids, true);
-                return true;
-            } catch (BlobStorageException e) {
-                if (!"InvalidBlockList".equals(String.valueOf(e.getErrorCode()))) {
-                    throw failure("publish blob", key, e);
-                }
-                published = exists(key); // the blocks went between listing and committing
-            } catch (RuntimeException e) {
-                throw unreachable("publish blob", key, e);
+        if (blocks.count() > 0
+                && !new HashSet<>(names(list.getUncommittedBlocks())).containsAll(ids)) {
+            // not (or no longer) staged: published before, or lost
+            if (exists(key)) {
+                return alreadyThere(blob, key, ids);
             }
+            throw new IOException(
+                    "the staged blocks of blob "
+                            + where(key)
+                            + " are gone and it was never published: it was discarded or deleted,"
+                            + " or more than 7 days passed since it was staged");
         }
-        if (published) {
-            return false; // published before; the blocks went with that commit
+        try {
+            // If-None-Match: * — a publish never replaces a committed blob
+            blob.commitBlockListWithResponse(
+                    new BlockBlobCommitBlockListOptions(ids)
+                            .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")),
+                    null,
+                    Context.NONE);
+            return true;
+        } catch (BlobStorageException e) {
+            String code = String.valueOf(e.getErrorCode());
+            if (e.getStatusCode() == 409
+                    || e.getStatusCode() == 412
+                    || code.equals("BlobAlreadyExists")) {
+                return alreadyThere(blob, key, ids);
+            }
+            if (code.equals("InvalidBlockList") && exists(key)) {
+                return alreadyThere(
+                        blob, key, ids); // the blocks went between listing and committing
+            }
+            throw failure("publish blob", key, e);
+        } catch (RuntimeException e) {
+            throw unreachable("publish blob", key, e);
+        }
+    }
+
+    /**
+     * False when the committed blob under {@code key} is the staged file (its committed block list
+     * is the staged block ids, which name this file alone; for an empty file, an empty blob): a
+     * replayed commit. Any other blob there is a committed file of its own: fails, naming it, and
+     * leaves it as it is.
+     */
+    private boolean alreadyThere(BlockBlobClient blob, String key, List<String> ids)
+            throws IOException {
+        List<String> committed = names(blockList(blob, key).getCommittedBlocks());
+        if (!ids.isEmpty() && committed.equals(ids)) {
+            return false;
+        }
+        long size =
+                call("read the properties of blob", key, () -> blob.getProperties().getBlobSize());
+        if (ids.isEmpty() && size == 0) {
+            return false;
         }
         throw new IOException(
-                "the staged blocks of blob "
+                "refusing to publish blob "
                         + where(key)
-                        + " are gone and it was never published: it was discarded or deleted,"
-                        + " or more than 7 days passed since it was staged");
+                        + ": it already holds a committed blob ("
+                        + size
+                        + " bytes, "
+                        + committed.size()
+                        + " blocks) that is not the staged file ("
+                        + ids.size()
+                        + " blocks), and a publish never replaces a committed file. A file name"
+                        + " was used twice, or something else wrote under the sink's prefix; the"
+                        + " blob is left as it is");
     }
 
     /** The blob's committed and uncommitted blocks; none when it has neither. */

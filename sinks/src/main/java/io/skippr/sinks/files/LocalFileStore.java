@@ -3,6 +3,7 @@ package io.skippr.sinks.files;
 import static java.nio.file.FileVisitResult.CONTINUE;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -71,12 +72,31 @@ public final class LocalFileStore implements FileStore {
         Path target = path(staged.key());
         if (Files.exists(temp)) {
             Files.createDirectories(target.getParent());
-            Files.move(
-                    temp,
-                    target,
-                    StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-            force(target.getParent()); // the rename itself survives a power loss
+            try {
+                // a hard link is created only where no file is: a publish never replaces a
+                // committed file (a rename would, silently)
+                Files.createLink(target, temp);
+            } catch (FileAlreadyExistsException e) {
+                if (!Files.isSameFile(temp, target)) {
+                    throw new IOException(
+                            "refusing to publish "
+                                    + target
+                                    + ": it already holds a committed file ("
+                                    + Files.size(target)
+                                    + " bytes) that is not the staged file "
+                                    + temp
+                                    + ", and a publish never replaces a committed file. A file"
+                                    + " name was used twice, or something else wrote into the"
+                                    + " sink's folder; the file is left as it is",
+                            e);
+                }
+                // linked before, the staged name not yet removed: a replayed commit
+                Files.delete(temp);
+                force(target.getParent());
+                return false;
+            }
+            Files.delete(temp);
+            force(target.getParent()); // the link and the removal survive a power loss
             return true;
         }
         if (Files.exists(target)) {

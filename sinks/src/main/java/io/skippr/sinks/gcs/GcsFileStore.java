@@ -16,6 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -150,7 +151,14 @@ public final class GcsFileStore implements FileStore {
     public Staged stage(Path local, String key) throws IOException {
         String temp = staging() + FileStore.owner(key) + "/" + UUID.randomUUID();
         try {
-            storage().createFrom(BlobInfo.newBuilder(id(temp)).build(), local);
+            // the staged object's name goes along as metadata (and the copy sets it on the key),
+            // where it tells a replayed publish from another file under the same name
+            storage()
+                    .createFrom(
+                            BlobInfo.newBuilder(id(temp))
+                                    .setMetadata(Map.of(STAGED_AS, temp))
+                                    .build(),
+                            local);
         } catch (StorageException e) {
             throw failed("upload " + local + " to", temp, e);
         }
@@ -158,30 +166,46 @@ public final class GcsFileStore implements FileStore {
         return new Staged(key, temp);
     }
 
+    /**
+     * Copies the staged object to the key with {@code ifGenerationMatch=0}, so it never replaces an
+     * object already there (GCS answers 412), then deletes the staged object. An object under the
+     * key is this very file when its {@value #STAGED_AS} metadata names the staged object, or (the
+     * same bytes staged twice) its MD5 and size are the staged object's: a replayed commit, false.
+     * Any other object there is a committed file of its own: fails, naming it, and leaves it.
+     */
     @Override
     public boolean publish(Staged staged) throws IOException {
         String temp = staged.token();
         String target = name(staged.key());
+        Blob source;
         try {
-            if (storage().get(id(temp)) != null) {
+            source = storage().get(id(temp));
+            if (source != null) {
                 storage()
                         .copy(
                                 Storage.CopyRequest.newBuilder()
                                         .setSource(id(temp))
-                                        .setTarget(id(target))
+                                        .setTarget(
+                                                BlobInfo.newBuilder(id(target))
+                                                        .setMetadata(Map.of(STAGED_AS, temp))
+                                                        .build(),
+                                                Storage.BlobTargetOption.doesNotExist())
                                         .build())
                         .getResult();
                 storage().delete(id(temp));
                 return true;
             }
         } catch (StorageException e) {
+            if (e.getCode() == 412) {
+                return alreadyThere(staged, storage().get(id(temp)));
+            }
             if (e.getCode() != 404) {
                 throw failed("copy gs://" + bucket + "/" + temp + " to", target, e);
             }
             // another committer published and deleted it between our get and copy
         }
         if (exists(staged.key())) {
-            return false;
+            return alreadyThere(staged, null);
         }
         throw new IOException(
                 "staged object gs://"
@@ -193,6 +217,60 @@ public final class GcsFileStore implements FileStore {
                         + " was never published in "
                         + describe()
                         + ": the bucket was changed while the pipeline ran");
+    }
+
+    /** The metadata key that names the staged object a published object was copied from. */
+    static final String STAGED_AS = "skippr-staged-as";
+
+    /**
+     * False when the object under the key is the staged file {@code source} (null once deleted),
+     * deleting what is left of the staged object; else fails, leaving the object intact.
+     */
+    private boolean alreadyThere(Staged staged, Blob source) throws IOException {
+        String temp = staged.token();
+        String target = name(staged.key());
+        Blob there;
+        try {
+            there = storage().get(id(target));
+        } catch (StorageException e) {
+            throw failed("read", target, e);
+        }
+        if (there == null) {
+            throw new IOException(
+                    "gs://"
+                            + bucket
+                            + "/"
+                            + target
+                            + " refused the publish as existing, then was gone: something else"
+                            + " writes under "
+                            + describe());
+        }
+        String from = there.getMetadata() == null ? null : there.getMetadata().get(STAGED_AS);
+        boolean same =
+                temp.equals(from)
+                        || source != null
+                                && java.util.Objects.equals(source.getMd5(), there.getMd5())
+                                && java.util.Objects.equals(source.getSize(), there.getSize());
+        if (same) {
+            if (source != null) {
+                deleteObject(temp);
+            }
+            return false;
+        }
+        throw new IOException(
+                "refusing to publish gs://"
+                        + bucket
+                        + "/"
+                        + target
+                        + ": it already holds a committed object (generation "
+                        + there.getGeneration()
+                        + ", "
+                        + there.getSize()
+                        + " bytes) that is not the staged file "
+                        + temp
+                        + ", and a publish never replaces a committed file. A file name was used"
+                        + " twice, or something else wrote under the sink's prefix; the object is"
+                        + " left as it is");
     }
 
     @Override

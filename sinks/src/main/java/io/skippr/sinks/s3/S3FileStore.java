@@ -144,6 +144,14 @@ public final class S3FileStore implements FileStore {
         }
     }
 
+    /**
+     * Completes the staged upload with {@code If-None-Match: *}, so it never replaces an object
+     * already under the key (S3 and S3Proxy 4.1 answer 412 instead). A key that holds an object is
+     * this very file when its ETag is the one S3 gives the completed upload (the MD5 of the parts'
+     * MD5s, "-" and the part count): then it is a replayed commit, and the answer is false. Any
+     * other object under the key is a committed file of its own: the publish fails, naming both,
+     * and leaves it as it is.
+     */
     @Override
     public boolean publish(Staged staged) throws IOException {
         String key = staged.key();
@@ -165,16 +173,20 @@ public final class S3FileStore implements FileStore {
                                         b.bucket(bucket)
                                                 .key(root + key)
                                                 .uploadId(token.uploadId())
+                                                .ifNoneMatch("*")
                                                 .multipartUpload(m -> m.parts(parts)));
                 return true;
             } catch (SdkException e) {
+                if (S3Errors.isStatus(e, 412)) {
+                    return alreadyThere(key, token, true);
+                }
                 if (!S3Errors.isCode(e, "NoSuchUpload")) {
                     throw failure("completing the upload of " + url(key), "s3:PutObject", e);
                 }
             }
         }
         if (exists(key)) {
-            return false;
+            return alreadyThere(key, token, false);
         }
         throw new IOException(
                 "the staged upload of "
@@ -182,6 +194,46 @@ public final class S3FileStore implements FileStore {
                         + " is gone and the object was never published: the upload was aborted"
                         + " (by a lifecycle rule or another run of this sink) before its"
                         + " checkpoint was committed");
+    }
+
+    /**
+     * False when the object under {@code key} is the staged file (its ETag is the completed
+     * upload's), aborting the upload if it is still open; else fails, leaving the object intact.
+     */
+    private boolean alreadyThere(String key, MultipartToken token, boolean open)
+            throws IOException {
+        String expected = MultipartToken.completedEtag(token.etags());
+        String found;
+        long size;
+        try {
+            var head = client().headObject(b -> b.bucket(bucket).key(root + key));
+            found = head.eTag() == null ? "" : head.eTag().replace("\"", "");
+            size = head.contentLength() == null ? -1 : head.contentLength();
+        } catch (SdkException e) {
+            throw failure("looking up " + url(key), "s3:GetObject", e);
+        }
+        if (expected == null || expected.equals(found)) {
+            // expected is null only where the part ETags are no MD5s (SSE-KMS, SSE-C): the key
+            // holding an object is then taken as the replay it almost always is
+            if (open) {
+                discard(new Staged(key, token.encode()));
+            }
+            return false;
+        }
+        throw new IOException(
+                "refusing to publish "
+                        + url(key)
+                        + ": it already holds a committed object (ETag "
+                        + found
+                        + ", "
+                        + size
+                        + " bytes) that is not the staged file (ETag "
+                        + expected
+                        + "), and a publish never replaces a committed file. A file name was used"
+                        + " twice, or something else wrote under the sink's prefix; the object is"
+                        + " left as it is and the staged upload "
+                        + token.uploadId()
+                        + " is kept");
     }
 
     private boolean uploadOpen(String key, String uploadId) throws IOException {

@@ -149,6 +149,22 @@ public final class SftpFileStore implements FileStore {
         String target = remote(staged.key());
         if (isFile(temp)) {
             mkdirs(parent(target));
+            // SFTP v3 leaves it to the server whether a rename replaces the target (Apache MINA's
+            // does): look first, so a publish never replaces a committed file. A file that
+            // appears between this look and the rename is still replaced: nothing else of this
+            // sink writes under a final name, so only something outside the sink could.
+            if (isFile(target)) {
+                throw new IOException(
+                        "refusing to publish "
+                                + target
+                                + " in "
+                                + describe()
+                                + ": it already holds a committed file that is not the staged file "
+                                + temp
+                                + ", and a publish never replaces a committed file. A file name was"
+                                + " used twice, or something else wrote into the sink's folder; the"
+                                + " file is left as it is");
+            }
             try {
                 rename(temp, target);
                 return true;

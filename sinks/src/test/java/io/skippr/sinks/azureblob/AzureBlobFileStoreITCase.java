@@ -103,13 +103,14 @@ class AzureBlobFileStoreITCase extends FileStoreContract {
     }
 
     @Test
-    void aNewVersionOfAPublishedBlobReplacesIt() throws Exception {
+    void aSecondFileStagedUnderAPublishedBlobsNameNeverReplacesIt() throws Exception {
         AzureBlobFileStore store = (AzureBlobFileStore) open();
         assertThat(store.publish(store.stage(file("v1", 100), "t/v"))).isTrue();
         FileStore.Staged v2 = store.stage(file("v2", 200), "t/v");
         assertThat(store.get("t/v")).hasSize(100);
-        assertThat(store.publish(v2)).isTrue();
-        assertThat(store.get("t/v")).hasSize(200);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.publish(v2))
+                .hasMessageContaining("never replaces a committed file");
+        assertThat(store.get("t/v")).hasSize(100);
     }
 
     @Test

@@ -81,6 +81,40 @@ public abstract class FileStoreContract {
         assertThat(store.list("t/")).containsExactly("t/b.jsonl");
     }
 
+    /**
+     * A publish never replaces a committed object: a different staged file under a committed name
+     * (a name used twice) fails, naming it, and the committed file stays as it was.
+     */
+    @Test
+    void publishingOverADifferentCommittedFileFailsAndLeavesItIntact() throws Exception {
+        Path first = file("e1", 1000);
+        byte[] committed = Files.readAllBytes(first);
+        assertThat(store.publish(store.stage(first, "t/e.jsonl"))).isTrue();
+        FileStore.Staged other = store.stage(file("e2", 2000), "t/e.jsonl");
+
+        assertThatThrownBy(() -> store.publish(other))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("e.jsonl");
+        assertThat(store.get("t/e.jsonl")).isEqualTo(committed);
+        assertThat(store.list("t/")).containsExactly("t/e.jsonl");
+    }
+
+    /** A commit replayed after a crash, by another process from the handle alone, is a no-op. */
+    @Test
+    void aReplayedPublishOfTheSameStagedFileSucceedsAsANoOp() throws Exception {
+        Path f = file("r", 70_000);
+        byte[] expected = Files.readAllBytes(f);
+        FileStore.Staged staged = store.stage(f, "t/r.jsonl");
+        assertThat(store.publish(staged)).isTrue();
+        try (FileStore restored = shipped()) {
+            assertThat(restored.publish(new FileStore.Staged(staged.key(), staged.token())))
+                    .as("a replayed commit")
+                    .isFalse();
+        }
+        assertThat(store.get("t/r.jsonl")).isEqualTo(expected);
+        assertThat(store.list("t/")).containsExactly("t/r.jsonl");
+    }
+
     @Test
     void anotherProcessPublishesFromTheHandleAlone() throws Exception {
         byte[] expected = Files.readAllBytes(file("c.csv", 70_000));

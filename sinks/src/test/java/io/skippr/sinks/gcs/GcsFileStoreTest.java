@@ -76,6 +76,31 @@ class GcsFileStoreTest extends FileStoreContract {
         }
     }
 
+    /**
+     * A publish that stopped after its copy and before deleting the staged object (a crash) is
+     * replayed: the copy is refused by ifGenerationMatch=0, the object under the key is recognised
+     * as this file, the staged object is deleted, and the replay reports false.
+     */
+    @Test
+    void aPublishReplayedAfterItsCopyButBeforeItsDeleteSucceedsAndCleansUp() throws Exception {
+        String prefix = FakeGcsServer.freshPrefix();
+        Storage storage = storage();
+        Path f = Files.writeString(local.resolve("y.csv"), "c,d\n");
+        try (GcsFileStore store = store(BUCKET, prefix)) {
+            FileStore.Staged staged = store.stage(f, "t/y.csv");
+            storage.copy(
+                            Storage.CopyRequest.newBuilder()
+                                    .setSource(BlobId.of(BUCKET, staged.token()))
+                                    .setTarget(BlobId.of(BUCKET, prefix + "/t/y.csv"))
+                                    .build())
+                    .getResult(); // the crashed publish's copy, staged object left behind
+
+            assertThat(store.publish(staged)).as("a replayed commit").isFalse();
+            assertThat(storage.get(BlobId.of(BUCKET, staged.token()))).isNull();
+            assertThat(store.get("t/y.csv")).asString(StandardCharsets.UTF_8).isEqualTo("c,d\n");
+        }
+    }
+
     @Test
     void aStoreWithoutPrefixUsesTheWholeBucketAndDescribesItself() throws Exception {
         GcsFileStore store = store("other-bucket", "/");

@@ -51,14 +51,16 @@ class SftpFileStoreITCase extends FileStoreContract {
     }
 
     @Test
-    void publishReplacesAFileAlreadyUnderTheKey() throws Exception {
+    void publishNeverReplacesAFileAlreadyUnderTheKey() throws Exception {
         try (SftpFileStore store =
                 new SftpFileStore(
                         SERVER.passwordUser(TestSftpServer.freshFolder(), knownHosts()))) {
             store.put("t/f", "old".getBytes(StandardCharsets.UTF_8));
             Path f = Files.writeString(local.resolve("f"), "new");
-            assertThat(store.publish(store.stage(f, "t/f"))).isTrue();
-            assertThat(store.get("t/f")).asString(StandardCharsets.UTF_8).isEqualTo("new");
+            FileStore.Staged staged = store.stage(f, "t/f");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.publish(staged))
+                    .hasMessageContaining("never replaces a committed file");
+            assertThat(store.get("t/f")).asString(StandardCharsets.UTF_8).isEqualTo("old");
         }
     }
 
