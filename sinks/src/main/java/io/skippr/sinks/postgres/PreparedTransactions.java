@@ -16,9 +16,10 @@ import java.util.List;
  * PostgreSQL's prepared transactions as the sink's fast path uses them (DESIGN §6): ids, whether
  * the server allows them, finishing them, and finishing what a crashed run left.
  *
- * <p>A writer's id is {@code skippr_<24 hex digits of pipeline and sink>_<run>_<subtask>}, the
- * run's commit's own {@code skippr_<…>_<run>_commit}: deterministic, so a restarted writer or a
- * replayed commit finds its own, and within the 200 bytes PostgreSQL allows.
+ * <p>A writer's id is {@code skippr_<24 hex digits of pipeline, sink, database and
+ * schema>_<run>_<subtask>}, the run's commit's own {@code skippr_<…>_<run>_commit}: deterministic,
+ * so a restarted writer or a replayed commit finds its own, and within the 200 bytes PostgreSQL
+ * allows.
  */
 final class PreparedTransactions {
     /** {@code -Dskippr.postgres.prepared=false} turns the fast path off (tests of the fallback). */
@@ -26,9 +27,22 @@ final class PreparedTransactions {
 
     private PreparedTransactions() {}
 
-    /** The prefix of the ids of one pipeline and sink. */
+    /**
+     * The prefix of the ids of one pipeline and sink into one database and schema. Ids are unique
+     * in the whole server, so two pipelines of the same names loading other databases or schemas of
+     * it must not share them (nor finish each other's).
+     */
     static String prefix(SqlSinkSettings settings) {
-        String of = SkipprId.of("prepared", settings.pipeline() + "\u0000" + settings.sink());
+        String database = settings.database() instanceof PostgresDatabase pg ? pg.database() : "";
+        String of =
+                SkipprId.of(
+                        "prepared",
+                        String.join(
+                                "\u0000",
+                                settings.pipeline(),
+                                settings.sink(),
+                                database,
+                                settings.schema()));
         return "skippr_" + of.substring(0, 24) + "_";
     }
 

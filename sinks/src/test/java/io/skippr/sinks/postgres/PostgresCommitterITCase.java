@@ -203,12 +203,12 @@ class PostgresCommitterITCase {
             write(writer, 0, 10);
             first = writer.prepareCommit();
         }
-        assertThat(TestPg.prepared()).hasSize(1);
+        assertThat(pg.prepared()).hasSize(1);
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
             assertThatThrownBy(() -> commit(committer, first))
                     .hasMessageContaining("refusing to commit part of a run");
         }
-        assertThat(TestPg.prepared()).as("no lock is left held").isEmpty();
+        assertThat(pg.prepared()).as("no lock is left held").isEmpty();
         assertThat(count()).as("the target, created before its rows, holds none").isEqualTo("0");
     }
 

@@ -172,13 +172,9 @@ class PostgresPreparedCrashITCase {
         return List.of(String.valueOf(ROWS), String.valueOf(ROWS), HexFormat.of().formatHex(md5));
     }
 
-    /** This pipeline's prepared transactions. */
+    /** This test's prepared transactions. */
     private List<String> prepared() throws SQLException {
-        String prefix =
-                PreparedTransactions.prefix(
-                        new SqlSinkSettings(
-                                pipeline, "warehouse", pg.schema, 0, true, WriteMode.APPEND, null));
-        return TestPg.prepared().stream().filter(g -> g.startsWith(prefix)).toList();
+        return pg.prepared();
     }
 
     /**
@@ -279,7 +275,6 @@ class PostgresPreparedCrashITCase {
     void aPreparedTransactionRolledBackUnderTheCommitFailsItAndARerunRepairs(int subtask)
             throws Exception {
         SqlSinkSettings real = pg.prepare(pipeline, true, WriteMode.APPEND);
-        String victim = PreparedTransactions.gid(real, subtask);
         SqlSinkSettings settings =
                 new SqlSinkSettings(
                         real.pipeline(),
@@ -288,7 +283,10 @@ class PostgresPreparedCrashITCase {
                         real.run(),
                         real.bounded(),
                         real.mode(),
-                        new RollsBackFirst((PostgresDatabase) real.database(), victim));
+                        new RollsBackFirst(
+                                (PostgresDatabase) real.database(),
+                                "_" + real.run() + "_" + subtask));
+        String victim = PreparedTransactions.gid(settings, subtask);
         List<SqlCommittable> all = new ArrayList<>();
         for (int s = 0; s < 2; s++) {
             try (SqlStagingWriter writer =
@@ -306,14 +304,15 @@ class PostgresPreparedCrashITCase {
     }
 
     /**
-     * PostgreSQL, but the prepared transaction {@code victim} is rolled back (over a connection of
-     * its own) just before the sink commits it.
+     * PostgreSQL, but the prepared transaction whose id ends in {@code victimSuffix} is rolled back
+     * (over a connection of its own) just before the sink commits it.
      */
-    private record RollsBackFirst(PostgresDatabase real, String victim) implements SqlDatabase {
+    private record RollsBackFirst(PostgresDatabase real, String victimSuffix)
+            implements SqlDatabase {
         @Override
         public boolean finishPrepared(Connection c, String gid, boolean commit)
                 throws SQLException {
-            if (commit && gid.equals(victim)) {
+            if (commit && gid.endsWith(victimSuffix)) {
                 TestPg.exec("ROLLBACK PREPARED '" + gid + "'");
             }
             return real.finishPrepared(c, gid, commit);

@@ -64,14 +64,14 @@ class PostgresPreparedITCase {
         List<SqlCommittable> all = prepareBoth(settings);
 
         assertThat(kinds(all)).containsExactly("END", "PREPARED");
-        assertThat(TestPg.prepared()).hasSize(2);
+        assertThat(pg.prepared()).hasSize(2);
         assertThat(pg.staging()).as("nothing is staged").isEmpty();
         assertThat(checksum()).as("prepared rows are invisible").containsExactly("0", "0", "0");
 
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
             assertThat(commit(committer, all)).containsExactly("committed");
         }
-        assertThat(TestPg.prepared()).isEmpty();
+        assertThat(pg.prepared()).isEmpty();
         assertThat(checksum()).containsExactly("100", "100", "4950");
         assertThat(
                         TestPg.rows(
@@ -99,11 +99,11 @@ class PostgresPreparedITCase {
     @Test
     void aRunThatStoppedBeforeItsCommitIsRolledBackWhenTheNextRunStarts() throws Exception {
         prepareBoth(pg.prepare("p", true, WriteMode.APPEND));
-        assertThat(TestPg.prepared()).hasSize(2);
+        assertThat(pg.prepared()).hasSize(2);
 
         SqlSinkSettings next = pg.prepare("p", true, WriteMode.APPEND);
 
-        assertThat(TestPg.prepared()).isEmpty();
+        assertThat(pg.prepared()).isEmpty();
         assertThat(checksum()).containsExactly("0", "0", "0");
         assertThat(next.run()).as("the run never committed, so its number is used again").isOne();
         assertThat(io.skippr.sinks.sql.SqlSinks.committedPositions(next)).isEmpty();
@@ -120,7 +120,7 @@ class PostgresPreparedITCase {
                         io.skippr.core.spi.FailPoint.NONE)
                 .afterRun();
 
-        assertThat(TestPg.prepared()).isEmpty();
+        assertThat(pg.prepared()).isEmpty();
         assertThat(checksum()).containsExactly("0", "0", "0");
     }
 
@@ -133,7 +133,7 @@ class PostgresPreparedITCase {
             first.prepareCommit();
         }
         List<SqlCommittable> all = prepareBoth(settings);
-        assertThat(TestPg.prepared()).hasSize(2);
+        assertThat(pg.prepared()).hasSize(2);
 
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
             commit(committer, all);
@@ -147,7 +147,7 @@ class PostgresPreparedITCase {
             SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
             List<SqlCommittable> all = prepareBoth(settings);
             assertThat(kinds(all)).containsExactly("END", "ROWS");
-            assertThat(TestPg.prepared()).isEmpty();
+            assertThat(pg.prepared()).isEmpty();
             assertThat(pg.staging()).hasSize(2);
             try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
                 commit(committer, all);
@@ -168,7 +168,7 @@ class PostgresPreparedITCase {
         SqlSinkSettings settings = pg.prepare("p", true, WriteMode.APPEND);
         List<SqlCommittable> all = prepareBoth(settings);
         assertThat(kinds(all)).containsExactly("END", "ROWS");
-        assertThat(TestPg.prepared()).isEmpty();
+        assertThat(pg.prepared()).isEmpty();
 
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
             commit(committer, all);

@@ -138,7 +138,7 @@ class PostgresSinkITCase {
         assertThat(TestPg.one("SELECT count(*) FROM " + pg.table("_skippr_commits")))
                 .containsExactly("0");
         SqlSinkSettings rerun = pg.prepare("orders", true, WriteMode.APPEND);
-        assertThat(TestPg.prepared())
+        assertThat(pg.prepared())
                 .as("preparing the next run rolls back what the failed one prepared")
                 .isEmpty();
         assertThat(rerun.run()).as("the failed run's number is used again").isEqualTo(1);

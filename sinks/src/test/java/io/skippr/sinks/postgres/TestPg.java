@@ -143,11 +143,19 @@ final class TestPg implements AutoCloseable {
         return () -> System.clearProperty(PreparedTransactions.SWITCH);
     }
 
-    /** The prepared transactions Skippr left in the test database. */
-    static List<String> prepared() throws SQLException {
+    /**
+     * The prepared transactions holding locks in this test's schema: those of its own runs, never
+     * those of tests running at the same time on the same server.
+     */
+    List<String> prepared() throws SQLException {
         return rows(
-                        "SELECT gid FROM pg_prepared_xacts WHERE database = current_database()"
-                                + " AND starts_with(gid, 'skippr_') ORDER BY gid")
+                        "SELECT DISTINCT x.gid FROM pg_prepared_xacts x JOIN pg_locks l ON"
+                                + " l.virtualtransaction = (SELECT t.virtualtransaction FROM pg_locks t WHERE t.locktype = 'transactionid' AND t.transactionid = x.transaction AND t.pid IS NULL) JOIN pg_class r"
+                                + " ON r.oid = l.relation JOIN pg_namespace n ON n.oid ="
+                                + " r.relnamespace WHERE x.database = current_database() AND"
+                                + " starts_with(x.gid, 'skippr_') AND n.nspname = '"
+                                + schema.replace("'", "''")
+                                + "' ORDER BY x.gid")
                 .stream()
                 .map(r -> r.get(0))
                 .toList();
