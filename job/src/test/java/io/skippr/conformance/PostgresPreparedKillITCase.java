@@ -70,14 +70,13 @@ class PostgresPreparedKillITCase {
         fixture.close();
     }
 
+    /**
+     * Killed between two COMMIT PREPAREDs, the step where a run is half visible; each other step is
+     * stopped in {@code PostgresPreparedCrashITCase} without a process of its own (a process run
+     * costs half a minute: three a stage would add minutes to the suite).
+     */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(
-            strings = {
-                "after-prepare",
-                "before-commit-prepared",
-                "after-commit-prepared:1",
-                "after-commit"
-            })
+    @ValueSource(strings = {"after-commit-prepared:1"})
     void aProcessKilledBetweenTwoStepsAndRerunLeavesEachRowOnce(String stage) throws Exception {
         KitPipeline.Run run = pipeline.table("orders", "updated_at");
         source.orders("orders", 1, 2001);
