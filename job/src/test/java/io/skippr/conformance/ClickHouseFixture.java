@@ -109,6 +109,22 @@ final class ClickHouseFixture implements SinkFixture {
         return rows;
     }
 
+    /** Every row the table stores, copies with the same {@code _skippr_id} included (no FINAL). */
+    @Override
+    public long storedCount(Path dir, String stream) throws Exception {
+        if (!exists(table(stream))) {
+            return 0;
+        }
+        return Long.parseLong(
+                query(
+                                "SELECT count() FROM "
+                                        + quote(database)
+                                        + "."
+                                        + quote(table(stream))
+                                        + " FORMAT TabSeparated")
+                        .trim());
+    }
+
     /** Whether the database holds the table, from {@code system.tables}. */
     private boolean exists(String table) throws Exception {
         String found =

@@ -308,4 +308,51 @@ class KitReaderTest {
         assertThat(JsonLines.document(rows.get(2), "doc")).isNull();
         assertThat(rows.get(0).get("doc")).as("its value, as text").isEqualTo("just text");
     }
+
+    // ---- every column of every row: one value changed fails the digest ---------------------
+
+    /** Rows 1..5 of the kit's orders table, as the source holds them and as read back. */
+    private static List<Map<String, Object>> ordersAsRead(SourceTable.Expected want) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        want.rows()
+                .forEach(
+                        (id, row) -> {
+                            Map<String, Object> read = new LinkedHashMap<>();
+                            row.forEach((k, v) -> read.put(k, v == null ? null : v.toString()));
+                            read.put("id", id); // the kit's key, a number as every reader gives it
+                            read.put("_skippr_id", "id" + id);
+                            rows.add(read);
+                        });
+        return rows;
+    }
+
+    @Test
+    void aColumnNulledOrChangedInOneRowFailsTheDigest() {
+        SinkFixture fixture = new LocalFileFixture("jsonl");
+        SourceTable.Expected want = SourceTable.orderLines(1, 6);
+        SinkConformanceKit.assertSameRows(fixture, want, ordersAsRead(want), false);
+
+        List<Map<String, Object>> nulled = ordersAsRead(want);
+        nulled.get(2).put("status", null); // a retried commit wrote status as NULL in one row
+        assertThatThrownBy(() -> SinkConformanceKit.assertSameRows(fixture, want, nulled, false))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("md5 over every column of every row")
+                .hasMessageContaining(
+                        "key 3: source [[\"3\",\"3\",\"3.75\",\"new\"]],"
+                                + " destination [[\"3\",\"3\",\"3.75\",null]]");
+
+        List<Map<String, Object>> changed = ordersAsRead(want);
+        changed.get(4).put("customer_id", "6"); // amount and the keys unchanged
+        assertThatThrownBy(() -> SinkConformanceKit.assertSameRows(fixture, want, changed, false))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("key 5:");
+
+        List<Map<String, Object>> copied = ordersAsRead(want);
+        copied.add(new LinkedHashMap<>(copied.get(0)));
+        SinkConformanceKit.assertSameRows(fixture, want, copied, true);
+        copied.get(5).put("status", "paid"); // an at-least-once copy that differs
+        assertThatThrownBy(() -> SinkConformanceKit.assertSameRows(fixture, want, copied, true))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("key 1:");
+    }
 }

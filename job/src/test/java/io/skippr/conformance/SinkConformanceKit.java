@@ -97,15 +97,44 @@ public abstract class SinkConformanceKit {
     }
 
     /**
-     * Passes when the destination holds each source row of {@code from..to-1}: every key and one
-     * {@code _skippr_id} per key; an exactly-once destination holds each exactly once, with the
-     * source's checksum; a deduplicating one shows each once to its reader.
+     * Passes when the destination holds each source row of {@code from..to-1} after runs without an
+     * injected failure: {@link #assertHolds(String, SourceTable.Expected, boolean)}, and every
+     * destination stores each row once (an at-least-once one too: nothing made it send a row
+     * again).
      */
     void assertHolds(String stream, long from, long to) throws Exception {
+        assertHolds(stream, source.expected(stream, from, to), false);
+        if (guarantee() != Guarantee.AT_LEAST_ONCE) {
+            assertThat(amounts(fixture.rows(dir, stream)))
+                    .isEqualByComparingTo(SourceTable.amountSum(from, to));
+        }
+    }
+
+    /** The same after a run that failed, or was killed, on the way. */
+    private void assertHoldsAfterFailure(String stream, long from, long to) throws Exception {
+        assertHolds(stream, source.expected(stream, from, to), true);
+    }
+
+    private static BigDecimal amounts(List<Map<String, Object>> rows) {
+        BigDecimal amounts = BigDecimal.ZERO;
+        for (Map<String, Object> row : rows) {
+            amounts = amounts.add(new BigDecimal(String.valueOf(row.get("amount"))));
+        }
+        return amounts;
+    }
+
+    /**
+     * Passes when the destination holds each row of {@code want}: every key and one {@code
+     * _skippr_id} per key, every column of every row as the source has it (an md5 over the rows in
+     * {@link Canonical} form, see {@link Digest}); an exactly-once destination holds each exactly
+     * once; a deduplicating one shows each once to its reader; and, after runs without failures
+     * ({@code failed} false), every destination stores each row once.
+     */
+    private void assertHolds(String stream, SourceTable.Expected want, boolean failed)
+            throws Exception {
         List<Map<String, Object>> rows = fixture.rows(dir, stream);
         Set<Object> ids = new HashSet<>();
         Map<Long, Object> idOfKey = new HashMap<>();
-        BigDecimal amounts = BigDecimal.ZERO;
         for (Map<String, Object> row : rows) {
             ids.add(row.get("_skippr_id"));
             long key = ((Number) row.get("id")).longValue();
@@ -113,15 +142,40 @@ public abstract class SinkConformanceKit {
             assertThat(previous == null || previous.equals(row.get("_skippr_id")))
                     .as("a replayed row keeps its _skippr_id (key " + key + ")")
                     .isTrue();
-            amounts = amounts.add(new BigDecimal(String.valueOf(row.get("amount"))));
         }
-        long n = to - from;
-        assertThat(idOfKey.keySet()).as("every source row arrived").hasSize((int) n);
-        assertThat(ids).as("one _skippr_id per source row").hasSize((int) n);
-        if (guarantee() != Guarantee.AT_LEAST_ONCE) {
-            assertThat(rows).as(guarantee().label() + ": no row twice").hasSize((int) n);
-            assertThat(amounts).isEqualByComparingTo(SourceTable.amountSum(from, to));
+        int n = want.rows().size();
+        assertThat(idOfKey.keySet()).as("every source row arrived").hasSize(n);
+        assertThat(ids).as("one _skippr_id per source row").hasSize(n);
+        boolean atLeastOnce = guarantee() == Guarantee.AT_LEAST_ONCE;
+        if (!atLeastOnce) {
+            assertThat(rows).as(guarantee().label() + ": no row twice").hasSize(n);
         }
+        if (!failed) {
+            assertThat(fixture.storedCount(dir, stream))
+                    .as(guarantee().label() + ", after runs without failures: rows stored")
+                    .isEqualTo(n);
+        }
+        assertSameRows(fixture, want, rows, atLeastOnce);
+    }
+
+    /**
+     * Passes when {@code rows} hold every column of every row of {@code want} as the source has it
+     * (or as the destination's docs say it lands): the md5 over the rows in {@link Canonical} form
+     * equals the source's. With {@code copies} (an at-least-once destination) a key's equal copies
+     * count once; a copy that differs still fails.
+     */
+    static void assertSameRows(
+            SinkFixture fixture,
+            SourceTable.Expected want,
+            List<Map<String, Object>> rows,
+            boolean copies) {
+        Map<Long, List<String>> expected = Digest.expected(fixture, want);
+        Map<Long, List<String>> held = Digest.held(fixture, want.columns(), rows, copies);
+        assertThat(Digest.md5(held))
+                .as(
+                        "md5 over every column of every row, against the source's; differences: "
+                                + Digest.differences(expected, held))
+                .isEqualTo(Digest.md5(expected));
     }
 
     long keys(String stream) throws Exception {
@@ -192,7 +246,7 @@ public abstract class SinkConformanceKit {
             KitPipeline.await(() -> keys("orders") >= 5000);
         }
         assertThat(dir.resolve("failed-once")).as("the failure happened").exists();
-        assertHolds("orders", 1, 5001);
+        assertHoldsAfterFailure("orders", 1, 5001);
     }
 
     /**
@@ -208,11 +262,11 @@ public abstract class SinkConformanceKit {
         if (exactlyOnce()) {
             assertThat(written(counters, "orders")).isEqualTo(3000L);
         }
-        assertHolds("orders", 1, 3001);
+        assertHoldsAfterFailure("orders", 1, 3001);
         assertThat(written(pipeline.once(orders()), "orders") == 0 || !exactlyOnce())
                 .as("a run after the retried one finds nothing new")
                 .isTrue();
-        assertHolds("orders", 1, 3001);
+        assertHoldsAfterFailure("orders", 1, 3001);
     }
 
     /**
@@ -234,7 +288,7 @@ public abstract class SinkConformanceKit {
         source.orders("orders", 2001, 2101);
         int rerun = pipeline.process("rerun", orders(), null);
         assertThat(rerun).as(pipeline.err("rerun")).isZero();
-        assertHolds("orders", 1, 2101);
+        assertHoldsAfterFailure("orders", 1, 2101);
     }
 
     /**
@@ -445,6 +499,9 @@ public abstract class SinkConformanceKit {
             assertThat(fixture.rows(dir, "orders"))
                     .hasSize(199)
                     .noneMatch(row -> ((Number) row.get("id")).longValue() == 7);
+            SourceTable.Expected all = source.expected("orders", 1, 201);
+            all.rows().remove(7L);
+            assertHolds("orders", all, false);
         }
     }
 
@@ -704,14 +761,14 @@ public abstract class SinkConformanceKit {
                         "    LocalFile:\n      path: " + in + "/*.jsonl\n      stream: orders\n");
 
         pipeline.once(files);
-        assertHolds("orders", 1, 1001);
+        assertHolds("orders", SourceTable.orderLines(1, 1001), false);
         long second = written(pipeline.once(files), "orders");
-        assertHolds("orders", 1, 1001);
+        assertHolds("orders", SourceTable.orderLines(1, 1001), false);
         orderLines(in.resolve("b.jsonl"), 1001, 1101);
         orderLines(in.resolve("c.jsonl"), 1101, 1201);
         long third = written(pipeline.once(files), "orders");
 
-        assertHolds("orders", 1, 1201);
+        assertHolds("orders", SourceTable.orderLines(1, 1201), false);
         if (exactlyOnce()) {
             assertThat(second).as("rows sent by a rerun over unchanged files").isZero();
             assertThat(third).as("rows sent for the grown and the new file").isEqualTo(200);

@@ -76,6 +76,14 @@ public interface SinkFixture {
     List<Map<String, Object>> rows(Path dir, String stream) throws Exception;
 
     /**
+     * How many rows the destination stores for {@code stream}, before its reader drops copies
+     * (ClickHouse reads with {@code FINAL}); elsewhere the rows {@link #rows} reads.
+     */
+    default long storedCount(Path dir, String stream) throws Exception {
+        return rows(dir, stream).size();
+    }
+
+    /**
      * The name a stream's table (or folder) lands under, as the destination's docs say: {@link
      * #SNAKE_TABLES} for the kit's hostile names; a name already in lower snake_case lands as it
      * is. Any other name must be written out first.

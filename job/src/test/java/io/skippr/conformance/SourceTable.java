@@ -1,9 +1,18 @@
 package io.skippr.conformance;
 
+import io.skippr.core.record.DataType.Kind;
 import io.skippr.job.TestPostgres;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The kit's source: tables in a schema of their own on the real PostgreSQL. */
 final class SourceTable implements AutoCloseable {
@@ -46,6 +55,82 @@ final class SourceTable implements AutoCloseable {
         long ids = (to - 1) * to / 2 - (from - 1) * from / 2;
         return new BigDecimal("1.25").multiply(BigDecimal.valueOf(ids));
     }
+
+    /**
+     * Rows {@code from..to-1} of {@code table} as the source holds them now, every column, read
+     * with plain JDBC (not through the product), with each column's kind.
+     */
+    Expected expected(String table, long from, long to) throws SQLException {
+        try (Connection c = pg.connect();
+                Statement st = c.createStatement()) {
+            st.execute("SET search_path TO " + quote(pg.schema));
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT * FROM "
+                                    + quote(table)
+                                    + " WHERE id >= "
+                                    + from
+                                    + " AND id < "
+                                    + to)) {
+                ResultSetMetaData meta = rs.getMetaData();
+                Map<String, Kind> columns = new LinkedHashMap<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    columns.put(meta.getColumnLabel(i), kind(meta.getColumnTypeName(i)));
+                }
+                Map<Long, Map<String, Object>> rows = new TreeMap<>();
+                while (rs.next()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    for (int i = 1; i <= meta.getColumnCount(); i++) {
+                        row.put(
+                                meta.getColumnLabel(i),
+                                columns.get(meta.getColumnLabel(i)) == Kind.TIMESTAMP_TZ
+                                        ? rs.getObject(i, OffsetDateTime.class)
+                                        : rs.getObject(i));
+                    }
+                    rows.put(rs.getLong("id"), row);
+                }
+                return new Expected(columns, rows);
+            }
+        }
+    }
+
+    private static Kind kind(String type) {
+        return switch (type.toLowerCase(Locale.ROOT)) {
+            case "int2" -> Kind.INT16;
+            case "int4" -> Kind.INT32;
+            case "int8" -> Kind.INT64;
+            case "numeric" -> Kind.DECIMAL;
+            case "text", "varchar" -> Kind.STRING;
+            case "timestamptz" -> Kind.TIMESTAMP_TZ;
+            case "timestamp" -> Kind.TIMESTAMP;
+            default -> throw new IllegalArgumentException("the kit does not compare " + type);
+        };
+    }
+
+    /**
+     * Order rows {@code from..to-1} as {@code orderLines} writes them to JSONL files: id, customer
+     * id, amount and status.
+     */
+    static Expected orderLines(long from, long to) {
+        Map<String, Kind> columns = new LinkedHashMap<>();
+        columns.put("id", Kind.INT64);
+        columns.put("customer_id", Kind.INT64);
+        columns.put("amount", Kind.DECIMAL);
+        columns.put("status", Kind.STRING);
+        Map<Long, Map<String, Object>> rows = new TreeMap<>();
+        for (long i = from; i < to; i++) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", i);
+            row.put("customer_id", i % 97);
+            row.put("amount", new BigDecimal("1.25").multiply(BigDecimal.valueOf(i)));
+            row.put("status", "new");
+            rows.put(i, row);
+        }
+        return new Expected(columns, rows);
+    }
+
+    /** Source rows by key, each column as a value of its kind. */
+    record Expected(Map<String, Kind> columns, Map<Long, Map<String, Object>> rows) {}
 
     /** Adds a column and rows that use it, with cursor values after every earlier row. */
     void addNoteColumn(String table, long from, long to) throws SQLException {
