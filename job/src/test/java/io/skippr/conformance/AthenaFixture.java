@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.skippr.config.catalog.Guarantee;
 import io.skippr.job.TestEnv;
-import io.skippr.sinks.files.CommitLog;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.glue.FakeGlueServer;
 import io.skippr.sinks.s3.S3Connection;
@@ -106,6 +105,19 @@ final class AthenaFixture extends FileStoreFixture {
     }
 
     @Override
+    List<String> list(Path dir, String prefix) {
+        try (S3Client s3 = connection().open()) {
+            return s3
+                    .listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX + "/" + prefix))
+                    .contents()
+                    .stream()
+                    .map(o -> o.key().substring(PREFIX.length() + 1))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    @Override
     FileStore store(Path dir) {
         return new S3FileStore(connection(), bucket, PREFIX);
     }
@@ -137,19 +149,13 @@ final class AthenaFixture extends FileStoreFixture {
         }
         List<List<String>> partitions = glue.partitions(DATABASE, table);
         List<String> files = new ArrayList<>();
-        try (FileStore store = store(dir)) {
-            for (String key : new CommitLog(store).committedKeys()) {
-                Matcher day = DAY.matcher(key);
-                if (key.startsWith(table + "/")) {
-                    assertThat(day.find()).as(key + " is in a dt= partition").isTrue();
-                    assertThat(partitions)
-                            .as("Glue registered the partition of " + key)
-                            .contains(List.of(day.group(1)));
-                }
-            }
-            for (String key : store.list(table + "/")) {
-                files.add("s3://" + bucket + "/" + PREFIX + "/" + key);
-            }
+        for (String key : files(dir, stream)) {
+            Matcher day = DAY.matcher(key);
+            assertThat(day.find()).as(key + " is in a dt= partition").isTrue();
+            assertThat(partitions)
+                    .as("Glue registered the partition of " + key)
+                    .contains(List.of(day.group(1)));
+            files.add("s3://" + bucket + "/" + PREFIX + "/" + key);
         }
         glue.assertPartitionsHold(DATABASE, table, files);
     }

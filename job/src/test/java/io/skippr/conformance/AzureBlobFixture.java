@@ -1,6 +1,8 @@
 package io.skippr.conformance;
 
+import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import io.skippr.config.Secret;
 import io.skippr.config.catalog.Guarantee;
@@ -8,6 +10,7 @@ import io.skippr.job.TestEnv;
 import io.skippr.sinks.azureblob.AzureBlobFileStore;
 import io.skippr.sinks.files.FileStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -21,14 +24,28 @@ final class AzureBlobFixture extends FileStoreFixture {
 
     AzureBlobFixture(String format) {
         super(format);
-        new BlobServiceClientBuilder()
+        client().create();
+    }
+
+    private BlobContainerClient client() {
+        return new BlobServiceClientBuilder()
                 .endpoint(env("SKIPPR_TEST_AZURE_ENDPOINT"))
                 .credential(
                         new StorageSharedKeyCredential(
                                 env("SKIPPR_TEST_AZURE_ACCOUNT"), env("SKIPPR_TEST_AZURE_KEY")))
                 .buildClient()
-                .getBlobContainerClient(container)
-                .create();
+                .getBlobContainerClient(container);
+    }
+
+    /** Committed blobs, as any client lists them (blocks staged but not committed do not show). */
+    @Override
+    List<String> list(Path dir, String prefix) {
+        return client()
+                .listBlobs(new ListBlobsOptions().setPrefix("lake/raw/" + prefix), null)
+                .stream()
+                .map(b -> b.getName().substring("lake/raw/".length()))
+                .sorted()
+                .toList();
     }
 
     @Override

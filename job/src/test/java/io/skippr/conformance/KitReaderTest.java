@@ -109,7 +109,30 @@ class KitReaderTest {
                                 SinkConformanceKit.keys(
                                         new LocalFileFixture("parquet"), dir, "orders"))
                 .as("a file the commit record lists but the store lacks")
-                .isNotInstanceOf(AssertionError.class);
+                .isInstanceOf(FileStoreFixture.UnrecordedFiles.class)
+                .hasMessage(
+                        "LocalFile: files commit records list that the store lacks:"
+                                + " [orders/p-2.parquet]");
+    }
+
+    @Test
+    void aFileUnderAFinalNameThatNoCommitRecordListsFailsTheRead() throws Exception {
+        parquet("orders/p-1.parquet", 10);
+        parquet("orders/dt=2026-11-01/p-2.parquet", 10);
+        commit("orders/p-1.parquet", "orders/dt=2026-11-01/p-2.parquet");
+        parquet("other/p-9.parquet", 10); // another stream's folder
+        Path staged = dir.resolve("out/.skippr-staging/p/x.parquet.tmp"); // the product's own area
+        Files.createDirectories(staged.getParent());
+        Files.writeString(staged, "staged");
+        LocalFileFixture fixture = new LocalFileFixture("parquet");
+        assertThat(SinkConformanceKit.keys(fixture, dir, "orders")).as("intact").isEqualTo(10);
+
+        parquet("orders/dt=2026-11-01/p-3.parquet", 10); // a copy a failed cleanup left
+        assertThatThrownBy(() -> SinkConformanceKit.keys(fixture, dir, "orders"))
+                .isInstanceOf(FileStoreFixture.UnrecordedFiles.class)
+                .hasMessage(
+                        "LocalFile: files under final names that no commit record lists (a user's"
+                                + " glob reads them): [orders/dt=2026-11-01/p-3.parquet]");
     }
 
     private void jsonl(String key, String text) throws Exception {

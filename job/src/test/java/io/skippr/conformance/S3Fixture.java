@@ -6,6 +6,7 @@ import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.s3.S3FileStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -64,6 +65,19 @@ final class S3Fixture extends FileStoreFixture {
                 "AWS_ACCESS_KEY_ID", env("SKIPPR_TEST_S3_ACCESS_KEY"),
                 "AWS_SECRET_ACCESS_KEY", env("SKIPPR_TEST_S3_SECRET_KEY"),
                 "AWS_EC2_METADATA_DISABLED", "true");
+    }
+
+    @Override
+    List<String> list(Path dir, String prefix) {
+        try (S3Client s3 = connection().open()) {
+            return s3
+                    .listObjectsV2Paginator(b -> b.bucket(bucket).prefix("lake/raw/" + prefix))
+                    .contents()
+                    .stream()
+                    .map(o -> o.key().substring("lake/raw/".length()))
+                    .sorted()
+                    .toList();
+        }
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.skippr.sinks.sftp.SftpFileStore;
 import io.skippr.sinks.sftp.TestSftpServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,6 +59,12 @@ final class SftpFixture extends FileStoreFixture {
     @Override
     public Map<String, String> env() {
         return Map.of("KIT_SFTP_PW", TestSftpServer.PASSWORD);
+    }
+
+    /** The files as they are on the server's disk, as {@code ls -R} over ssh shows them. */
+    @Override
+    List<String> list(Path dir, String prefix) throws Exception {
+        return LocalFileFixture.walk(server.files().resolve(folder.substring(1)), prefix);
     }
 
     @Override

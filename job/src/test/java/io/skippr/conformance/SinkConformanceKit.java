@@ -11,6 +11,7 @@ import io.skippr.core.record.DataType;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.FailPoint.Stage;
 import io.skippr.job.PipelineGraph;
+import io.skippr.sinks.files.FileStore;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -670,6 +671,30 @@ public abstract class SinkConformanceKit {
             ids.put(((Number) row.get("id")).longValue(), row.get("_skippr_id"));
         }
         assertThat(ids).hasSize(100);
+        if (fixture instanceof FileStoreFixture files) {
+            assertAStrayFileFailsTheRead(files);
+        }
+    }
+
+    /**
+     * A mutant of a file destination: a copy of a committed file under another final name of the
+     * stream's folder (what a failed cleanup of files no record lists leaves), which a user's glob
+     * reads twice. The kit's read must fail, naming it, although the commit log is intact.
+     */
+    private void assertAStrayFileFailsTheRead(FileStoreFixture files) throws Exception {
+        String key = files.files(dir, "orders").get(0);
+        int slash = key.lastIndexOf('/');
+        String stray =
+                key.substring(0, slash + 1)
+                        + "p-999999-000-000000-000000"
+                        + key.substring(key.indexOf('.', slash));
+        try (FileStore store = files.store(dir)) {
+            store.put(stray, store.get(key));
+        }
+        assertThatThrownBy(() -> assertHolds("orders", 1, 101))
+                .isInstanceOf(FileStoreFixture.UnrecordedFiles.class)
+                .hasMessageContaining("files under final names that no commit record lists")
+                .hasMessageContaining(stray);
     }
 
     /**

@@ -100,7 +100,7 @@ public final class TestSftpServer {
     /**
      * The server's files on the local disk: SFTP path {@code /x} is {@code files().resolve("x")}.
      */
-    Path files() {
+    public Path files() {
         return files;
     }
 
