@@ -15,8 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
  * Runs the kit's pipeline {@code p} (a source entry into the destination under test): bounded or
@@ -26,11 +32,13 @@ final class KitPipeline {
     private final Path dir;
     private final SinkFixture fixture;
     private final SourceTable source;
+    private final MiniCluster cluster;
 
-    KitPipeline(Path dir, SinkFixture fixture, SourceTable source) {
+    KitPipeline(Path dir, SinkFixture fixture, SourceTable source, MiniCluster cluster) {
         this.dir = dir;
         this.fixture = fixture;
         this.source = source;
+        this.cluster = cluster;
     }
 
     /**
@@ -114,20 +122,72 @@ final class KitPipeline {
         }
     }
 
-    /** A continuous run on the MiniCluster, cancelled when closed. */
+    /** A continuous run on the MiniCluster at parallelism 2, cancelled when closed. */
     Continuous start(Run run) throws Exception {
+        return start(run, 2, null);
+    }
+
+    /**
+     * A continuous run on the MiniCluster at {@code parallelism}, cancelled when closed; its
+     * checkpoints go to {@code checkpoints/} and are retained on cancellation, as {@code skipprd}
+     * keeps them (flink-conf/config.yaml). With {@code restore}, it resumes from that checkpoint,
+     * as {@code skipprd} resumes from the latest one in its state folder.
+     */
+    Continuous start(Run run, int parallelism, Path restore) throws Exception {
         StreamExecutionEnvironment env = flink(true);
+        env.setParallelism(parallelism);
+        Configuration checkpoints = new Configuration();
+        checkpoints.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints().toUri().toString());
+        checkpoints.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        env.configure(checkpoints);
         PipelineGraph.build(env, request(run, false));
+        StreamGraph graph = env.getStreamGraph();
+        if (restore != null) {
+            graph.setSavepointRestoreSettings(
+                    SavepointRestoreSettings.forPath(restore.toString(), false));
+        }
         AutoCloseable capture = fixture.capture(dir);
-        return new Continuous(env.executeAsync("conformance continuous"), capture);
+        return new Continuous(env.executeAsync(graph), capture, cluster);
+    }
+
+    /** Where continuous runs keep their checkpoints. */
+    Path checkpoints() {
+        return dir.resolve("checkpoints");
     }
 
     /** A running continuous job. */
-    record Continuous(JobClient job, AutoCloseable capture) implements AutoCloseable {
+    record Continuous(JobClient job, AutoCloseable capture, MiniCluster cluster)
+            implements AutoCloseable {
+        /**
+         * A quiet period: returns once the job completed two more checkpoints (at 200 ms each), so
+         * that whatever the checkpoint before them held is committed and a late duplicate (a
+         * replayed commit, a row read again) has landed before the kit checks again.
+         */
+        void quiet() throws Exception {
+            long start = completedCheckpoints();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (completedCheckpoints() < start + 2) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the job completed no two checkpoints within 60 s");
+                }
+                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+            }
+        }
+
+        private long completedCheckpoints() throws Exception {
+            var stats =
+                    cluster.getExecutionGraph(job.getJobID()).get().getCheckpointStatsSnapshot();
+            return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
+        }
+
         @Override
         public void close() throws Exception {
             try {
                 job.cancel().get();
+                job.getJobExecutionResult().handle((r, e) -> null).get();
             } finally {
                 capture.close();
             }
