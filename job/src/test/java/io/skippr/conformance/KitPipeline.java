@@ -177,6 +177,14 @@ final class KitPipeline {
             }
         }
 
+        /** Where the job restored its state from: the checkpoint's path, or null. */
+        String restoredFrom() throws Exception {
+            var stats =
+                    cluster.getExecutionGraph(job.getJobID()).get().getCheckpointStatsSnapshot();
+            var restored = stats == null ? null : stats.getLatestRestoredCheckpoint();
+            return restored == null ? null : restored.getExternalPath();
+        }
+
         private long completedCheckpoints() throws Exception {
             var stats =
                     cluster.getExecutionGraph(job.getJobID()).get().getCheckpointStatsSnapshot();

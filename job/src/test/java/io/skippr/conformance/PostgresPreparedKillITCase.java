@@ -37,7 +37,7 @@ class PostgresPreparedKillITCase {
     void open() throws Exception {
         fixture = new PostgresFixture();
         source = new SourceTable();
-        pipeline = new KitPipeline(dir, fixture, source);
+        pipeline = new KitPipeline(dir, fixture, source, null); // skipprd processes only
     }
 
     @AfterEach
