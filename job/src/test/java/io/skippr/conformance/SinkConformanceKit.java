@@ -627,8 +627,10 @@ public abstract class SinkConformanceKit {
         var counters = pipeline.once(orders().withDeadletters());
         List<Map<String, Object>> rows = fixture.rows(dir, "orders");
         if (words == null) {
-            assertThat(counters.get("orders")).containsEntry("written", 1000L);
-            assertHolds("orders", 1, 1011);
+            // an at-least-once destination commits no position: its second run reads all 1010
+            assertThat(counters.get("orders"))
+                    .containsEntry("written", exactlyOnce() ? 1000L : 1010L);
+            assertHoldsAfterReruns("orders", 1, 1011);
             assertThat(deadletters()).isEmpty();
             return;
         }
