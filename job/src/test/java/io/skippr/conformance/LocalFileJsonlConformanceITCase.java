@@ -1,7 +1,8 @@
 package io.skippr.conformance;
 
 /** The LocalFile sink, JSON Lines. */
-class LocalFileJsonlConformanceITCase extends SinkConformanceKit {
+class LocalFileJsonlConformanceITCase extends SinkConformanceKit
+        implements RescaledSinkConformance {
     @Override
     protected SinkFixture fixture() {
         return new LocalFileFixture("jsonl");

@@ -2,7 +2,6 @@ package io.skippr.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.skippr.config.ConfigException;
 import io.skippr.config.catalog.Catalog;
@@ -272,29 +271,15 @@ public abstract class SinkConformanceKit {
     }
 
     /**
-     * The destinations the rescaling test runs for, about 8 s each: what a restore redistributes at
-     * another parallelism is the state of a family's writer and committer, which its members share
-     * (FileSinks: LocalFile, S3, AzureBlob, GCS, SFTP, Athena; SqlSinks: Postgres, DuckDB;
-     * IcebergSinks: SkipprLake, AthenaIceberg); they differ in how a staged file or row reaches the
-     * store, which the failure and kill tests cover for each. ClickHouse and Stdout have no
-     * committer and run it too.
-     */
-    private static final Set<String> RESCALED =
-            Set.of("LocalFile", "Postgres", "SkipprLake", "ClickHouse", "Stdout");
-
-    /**
      * Passes when a continuous run stopped at parallelism 2 and restored from its retained
      * checkpoint at parallelism 1, then at 3 (as {@code skipprd} resumes from the latest checkpoint
      * in its state folder, {@code parallelism.default} changed in its Flink configuration), loses
      * and repeats no row: new rows arrive while each restored run runs, and a quiet period after
      * each shows late duplicates. A restore is not a failure of the run, but an at-least-once
-     * destination may send again what the checkpoint had not covered.
+     * destination may send again what the checkpoint had not covered. The destinations that
+     * implement {@link RescaledSinkConformance} run it.
      */
-    @Test
-    void aContinuousRunRestoredAtAnotherParallelismLosesAndRepeatsNothing() throws Exception {
-        assumeTrue(
-                RESCALED.contains(fixture.kind()),
-                "restores at another parallelism are tested once per family of sinks");
+    void restoredAtAnotherParallelism() throws Exception {
         source.orders("orders", 1, 601);
         Path checkpoint = null;
         long[][] steps = {{2, 601}, {1, 1201}, {3, 1801}};
