@@ -252,8 +252,22 @@ public abstract class SinkConformanceKit {
     private void quietThenCheck(
             KitPipeline.Continuous run, String stream, long expected, boolean copies)
             throws Exception {
+        quietThenCheck(run, fixture, dir, stream, expected, copies);
+    }
+
+    /**
+     * {@link #quietThenCheck(KitPipeline.Continuous, String, long, boolean)} of {@code fixture}.
+     */
+    static void quietThenCheck(
+            KitPipeline.Continuous run,
+            SinkFixture fixture,
+            Path dir,
+            String stream,
+            long expected,
+            boolean copies)
+            throws Exception {
         run.quiet();
-        if (copies && guarantee() == Guarantee.AT_LEAST_ONCE) {
+        if (copies && fixture.guarantee() == Guarantee.AT_LEAST_ONCE) {
             return;
         }
         long[] held = new long[1];

@@ -22,9 +22,4 @@ public final class PermanentFailure extends Exception {
     public static Throwable mark(Throwable cause, boolean permanent) {
         return permanent ? new PermanentFailure(cause) : cause;
     }
-
-    /** Whether {@code failure}'s chain holds a mark. */
-    public static boolean in(Throwable failure) {
-        return Causes.of(failure).anyMatch(PermanentFailure.class::isInstance);
-    }
 }

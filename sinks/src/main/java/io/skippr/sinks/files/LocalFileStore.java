@@ -75,7 +75,7 @@ public final class LocalFileStore implements FileStore {
             try {
                 // a hard link is created only where no file is: a publish never replaces a
                 // committed file (a rename would, silently)
-                Files.createLink(target, temp);
+                link(target, temp);
             } catch (FileAlreadyExistsException e) {
                 if (!Files.isSameFile(temp, target)) {
                     throw new IOException(
@@ -95,7 +95,7 @@ public final class LocalFileStore implements FileStore {
                 force(target.getParent());
                 return false;
             }
-            Files.delete(temp);
+            Files.deleteIfExists(temp); // gone already where the link was a rename
             force(target.getParent()); // the link and the removal survive a power loss
             return true;
         }
@@ -140,6 +140,26 @@ public final class LocalFileStore implements FileStore {
      * Flushes a file, or a folder's entries, to the disk: a commit record or a published file that
      * a power loss could cut short or lose would break exactly-once silently.
      */
+    /**
+     * Links {@code temp} under {@code target}, failing if a file is there. On a file system without
+     * hard links (FAT, some network shares) it renames instead, after looking that no file is
+     * there: a file another process writes under the name between the look and the rename would
+     * be replaced.
+     */
+    private static void link(Path target, Path temp) throws IOException {
+        try {
+            Files.createLink(target, temp);
+            return;
+        } catch (FileAlreadyExistsException e) {
+            throw e;
+        } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+            if (Files.exists(target)) {
+                throw new FileAlreadyExistsException(target.toString());
+            }
+        }
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    }
+
     static void force(Path path) throws IOException {
         boolean folder = Files.isDirectory(path);
         try (java.nio.channels.FileChannel channel =
