@@ -143,8 +143,8 @@ public final class LocalFileStore implements FileStore {
     /**
      * Links {@code temp} under {@code target}, failing if a file is there. On a file system without
      * hard links (FAT, some network shares) it renames instead, after looking that no file is
-     * there: a file another process writes under the name between the look and the rename would
-     * be replaced.
+     * there: a file another process writes under the name between the look and the rename would be
+     * replaced.
      */
     private static void link(Path target, Path temp) throws IOException {
         try {
