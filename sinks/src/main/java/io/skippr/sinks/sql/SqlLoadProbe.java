@@ -77,9 +77,12 @@ final class SqlLoadProbe implements LoadProbe {
             return seen[1] == 1;
         }
 
+        /** Per stream, its target table's name: {@link #probes} asks for every row. */
+        private final Map<String, String> tables = new HashMap<>();
+
         @Override
         public boolean probes(StreamSchema schema) throws IOException {
-            String table = dialect.names().table(schema.stream());
+            String table = tables.computeIfAbsent(schema.stream(), s -> dialect.names().table(s));
             try {
                 return ruled(table);
             } catch (SQLException e) {
