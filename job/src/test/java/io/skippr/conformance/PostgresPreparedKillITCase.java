@@ -44,25 +44,8 @@ class PostgresPreparedKillITCase {
     void close() throws Exception {
         // a failed test may leave prepared transactions whose locks would keep the schema's drop
         // waiting for ever
-        try (Connection c = PostgresFixture.connect();
-                ResultSet rs =
-                        c.createStatement()
-                                .executeQuery(
-                                        "SELECT DISTINCT x.gid FROM pg_locks l JOIN"
-                                                + " pg_prepared_xacts x ON l.virtualtransaction ="
-                                                + " (SELECT t.virtualtransaction FROM pg_locks t"
-                                                + " WHERE t.locktype = 'transactionid' AND"
-                                                + " t.transactionid = x.transaction AND t.pid IS"
-                                                + " NULL) JOIN pg_class r ON r.oid"
-                                                + " = l.relation JOIN pg_namespace n ON n.oid ="
-                                                + " r.relnamespace WHERE n.nspname = '"
-                                                + fixture.schema()
-                                                + "'")) {
-            List<String> gids = new java.util.ArrayList<>();
-            while (rs.next()) {
-                gids.add(rs.getString(1));
-            }
-            for (String gid : gids) {
+        try (Connection c = PostgresFixture.connect()) {
+            for (String gid : preparedGids()) {
                 c.createStatement().execute("ROLLBACK PREPARED '" + gid + "'");
             }
         }
@@ -124,19 +107,30 @@ class PostgresPreparedKillITCase {
 
     /** Prepared transactions still holding rows of this fixture's schema. */
     private long preparedLeft() throws Exception {
+        return preparedGids().size();
+    }
+
+    /** The ids of the prepared transactions that hold locks in this fixture's schema. */
+    private List<String> preparedGids() throws Exception {
         try (Connection c = PostgresFixture.connect();
                 ResultSet rs =
                         c.createStatement()
                                 .executeQuery(
-                                        "SELECT count(*) FROM pg_locks l JOIN pg_prepared_xacts x"
-                                                + " ON l.virtualtransaction = (SELECT t.virtualtransaction FROM pg_locks t WHERE t.locktype = 'transactionid' AND t.transactionid = x.transaction AND t.pid IS NULL)"
-                                                + " JOIN pg_class r ON r.oid = l.relation JOIN"
-                                                + " pg_namespace n ON n.oid = r.relnamespace"
-                                                + " WHERE n.nspname = '"
+                                        "SELECT DISTINCT x.gid FROM pg_locks l JOIN"
+                                                + " pg_prepared_xacts x ON l.virtualtransaction ="
+                                                + " (SELECT t.virtualtransaction FROM pg_locks t"
+                                                + " WHERE t.locktype = 'transactionid' AND"
+                                                + " t.transactionid = x.transaction AND t.pid IS"
+                                                + " NULL) JOIN pg_class r ON r.oid"
+                                                + " = l.relation JOIN pg_namespace n ON n.oid ="
+                                                + " r.relnamespace WHERE n.nspname = '"
                                                 + fixture.schema()
                                                 + "'")) {
-            rs.next();
-            return rs.getLong(1);
+            List<String> gids = new java.util.ArrayList<>();
+            while (rs.next()) {
+                gids.add(rs.getString(1));
+            }
+            return gids;
         }
     }
 

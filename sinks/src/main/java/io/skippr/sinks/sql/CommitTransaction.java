@@ -85,13 +85,7 @@ public final class CommitTransaction {
                 c.commit();
                 done = false;
             } else {
-                List<MarkerTable.Marker> rows = markerRows(sorted);
-                checkStaging(c, sorted);
-                applyAll(c, sorted);
-                for (MarkerTable.Marker marker : rows) {
-                    markers.insert(c, marker);
-                }
-                dropStaging(c, sorted);
+                moveAndMark(c, sorted);
                 c.commit();
                 done = true;
             }
@@ -106,6 +100,20 @@ public final class CommitTransaction {
         }
         c.setAutoCommit(autoCommit);
         return done;
+    }
+
+    /**
+     * The body of a commit, in the caller's transaction: checks the staged parts are there, moves
+     * them into their targets, inserts the marker rows and drops the staging tables.
+     */
+    private void moveAndMark(Connection c, List<SqlCommittable> sorted) throws SQLException {
+        List<MarkerTable.Marker> rows = markerRows(sorted);
+        checkStaging(c, sorted);
+        applyAll(c, sorted);
+        for (MarkerTable.Marker marker : rows) {
+            markers.insert(c, marker);
+        }
+        dropStaging(c, sorted);
     }
 
     private void applyAll(Connection c, List<SqlCommittable> sorted) throws SQLException {
@@ -172,13 +180,7 @@ public final class CommitTransaction {
             db.finishPrepared(c, own, false);
             c.setAutoCommit(false);
             try {
-                List<MarkerTable.Marker> rows = markerRows(sorted);
-                checkStaging(c, sorted);
-                applyAll(c, sorted);
-                for (MarkerTable.Marker marker : rows) {
-                    markers.insert(c, marker);
-                }
-                dropStaging(c, sorted);
+                moveAndMark(c, sorted);
                 db.prepare(c, own);
             } catch (SQLException | RuntimeException e) {
                 rollback(c, e);
