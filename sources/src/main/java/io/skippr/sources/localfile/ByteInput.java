@@ -21,13 +21,25 @@ final class ByteInput implements Closeable {
     private int limit;
     private long offset;
 
-    private ByteInput(InputStream in, long offset) {
+    /** The offset reading ends at, as if the file ended there; -1 for the file's end. */
+    private final long end;
+
+    private ByteInput(InputStream in, long offset, long end) {
         this.in = in;
         this.offset = offset;
+        this.end = end;
     }
 
     /** Opens {@code file} positioned at byte {@code offset}. */
     static ByteInput open(Path file, long offset) throws IOException {
+        return open(file, offset, -1);
+    }
+
+    /**
+     * Opens {@code file} positioned at byte {@code offset}, ending at byte {@code end} (-1: at the
+     * file's end).
+     */
+    static ByteInput open(Path file, long offset, long end) throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
         try {
             channel.position(offset);
@@ -35,7 +47,7 @@ final class ByteInput implements Closeable {
             channel.close();
             throw e;
         }
-        return new ByteInput(Channels.newInputStream(channel), offset);
+        return new ByteInput(Channels.newInputStream(channel), offset, end);
     }
 
     /** The file offset of the next byte {@link #read()} returns. */
@@ -68,7 +80,11 @@ final class ByteInput implements Closeable {
                 limit -= pos;
                 pos = 0;
             }
-            int n = in.read(buf, limit, buf.length - limit);
+            int want = buf.length - limit;
+            if (end >= 0) { // the stream stands at offset + the bytes buffered
+                want = (int) Math.min(want, end - offset - (limit - pos));
+            }
+            int n = want <= 0 ? -1 : in.read(buf, limit, want);
             if (n < 0) {
                 break;
             }
@@ -84,9 +100,17 @@ final class ByteInput implements Closeable {
     }
 
     private boolean fill() throws IOException {
+        int want = buf.length;
+        if (end >= 0) {
+            long left = end - offset;
+            if (left <= 0) {
+                return false;
+            }
+            want = (int) Math.min(want, left);
+        }
         int n;
         do {
-            n = in.read(buf, 0, buf.length);
+            n = in.read(buf, 0, want);
         } while (n == 0);
         if (n < 0) {
             return false;

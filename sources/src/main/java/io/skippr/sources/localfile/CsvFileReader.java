@@ -22,7 +22,7 @@ final class CsvFileReader extends FormatReader {
 
     CsvFileReader(FileSplit split) throws IOException {
         super(split);
-        ByteInput head = ByteInput.open(file, 0);
+        ByteInput head = ByteInput.open(file, 0, split.endOffset());
         try {
             head.skipBom();
             CsvParser p = new CsvParser(head);
@@ -41,7 +41,7 @@ final class CsvFileReader extends FormatReader {
             }
             if (split.recordsRead() > 0 && split.byteOffset() > 0) {
                 head.close();
-                in = ByteInput.open(file, split.byteOffset());
+                in = ByteInput.open(file, split.byteOffset(), split.endOffset());
                 parser = new CsvParser(in);
                 recordsRead = split.recordsRead();
             } else {
@@ -108,6 +108,11 @@ final class CsvFileReader extends FormatReader {
             return row(values, offset);
         }
         return null;
+    }
+
+    @Override
+    long offsetAtEnd() {
+        return in == null ? -1 : in.offset();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.skippr.core.serde.ValueCodec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -12,7 +13,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /**
  * Binary form of {@link EnumState} in checkpoints. Version 1: schema (presence flag, then {@link
  * ValueCodec#writeSchema}), known paths, pending splits (as {@link FileSplitSerializer} version 1),
- * discovered flag.
+ * discovered flag; version 3 adds, per file, how far it was read (path, {@link FileEntry} line).
  */
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();
@@ -38,6 +39,11 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
             FileSplitSerializer.write(split, out);
         }
         out.writeBoolean(state.discovered());
+        out.writeInt(state.readTo().size());
+        for (Map.Entry<String, String> e : new java.util.TreeMap<>(state.readTo()).entrySet()) {
+            ValueCodec.writeString(e.getKey(), out);
+            ValueCodec.writeString(e.getValue(), out);
+        }
         return out.getCopyOfBuffer();
     }
 
@@ -56,6 +62,13 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
         for (int i = 0; i < m; i++) {
             pending.add(FileSplitSerializer.read(in, version));
         }
-        return new EnumState(schema, known, pending, in.readBoolean());
+        boolean discovered = in.readBoolean();
+        Map<String, String> readTo = new java.util.HashMap<>();
+        if (version >= 3) {
+            for (int r = in.readInt(); r > 0; r--) {
+                readTo.put(ValueCodec.readString(in), ValueCodec.readString(in));
+            }
+        }
+        return new EnumState(schema, known, pending, discovered, readTo);
     }
 }

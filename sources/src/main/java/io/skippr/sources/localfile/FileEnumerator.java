@@ -24,9 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Lists the glob, infers the schema, and hands out one split per file in path order to readers that
  * ask. Bounded: lists once and then tells readers there is nothing more. Continuous: lists every
- * discovery interval and hands out files it has not seen before; files it has seen are remembered
- * in the checkpoint and never read again (a file that grows after it was discovered is not
- * re-read).
+ * discovery interval and hands out files it has not seen before, and the new tail of a file read
+ * before that has grown since ({@link #readTo}), as whole lines: a last line without a line break
+ * is read once nobody changed the file for {@link #QUIET_MILLIS}. A file rewritten since it was
+ * read (shorter, or its first bytes changed) is read again as its next generation.
  *
  * <p>Listing and schema inference run on the coordinator's worker thread ({@code callAsync}); the
  * state below is changed only on the coordinator thread, in {@link #onDiscovered}.
@@ -42,6 +43,19 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
     private volatile StreamSchema schema;
     private boolean discovered;
 
+    /**
+     * Per known file no reader is reading now, how far it was read: set when a reader reports a
+     * finished split ({@link FileRead}), removed when its tail is handed out. Read by listings on
+     * the worker thread.
+     */
+    private final Map<String, FileEntry> readTo = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * How long a file must have been left unchanged before a continuous run reads a last line
+     * without a line break: a writer appends whole lines, but may pause in the middle of one.
+     */
+    static final long QUIET_MILLIS = 10_000;
+
     /** True until the first listing, which compares the files with the committed position. */
     private final java.util.concurrent.atomic.AtomicBoolean firstListing;
 
@@ -55,6 +69,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             pending.put(split.path(), split);
         }
         this.discovered = state.discovered();
+        state.readTo().forEach((path, line) -> readTo.put(path, FileEntry.parse(line)));
         // a restored enumerator's state knows better than the committed position
         this.firstListing = new java.util.concurrent.atomic.AtomicBoolean(!state.discovered());
     }
@@ -79,17 +94,27 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
      *     read of a grown file, or the start of a rewritten file's next generation
      * @param unchanged files the committed position says were read to their end
      * @param carried the committed positions of {@code unchanged}, for this run's position
+     * @param ends per file to read, the offset to stop at ({@link FileSplit#endOffset})
+     * @param tails per file read before that has grown, where its new tail starts
      */
     record Discovery(
             List<String> files,
             StreamSchema schema,
             Map<String, FileEntry> from,
             List<String> unchanged,
-            List<String> carried) {
+            List<String> carried,
+            Map<String, Long> ends,
+            Map<String, Tail> tails) {
         Discovery(List<String> files, StreamSchema schema) {
-            this(files, schema, Map.of(), List.of(), List.of());
+            this(files, schema, Map.of(), List.of(), List.of(), Map.of(), Map.of());
         }
     }
+
+    /**
+     * The new tail of a file: {@code read} is how far it was read (its {@link #readTo} entry when
+     * listed), {@code from} where to start (the next generation's start after a rewrite).
+     */
+    record Tail(FileEntry read, FileEntry from, long end) {}
 
     /** Lists the glob and inspects new files; runs on the worker thread. */
     Discovery discover() throws IOException {
@@ -120,8 +145,17 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                 }
             }
         }
+        Map<String, Long> ends = new TreeMap<>();
+        Map<String, Tail> tails = new TreeMap<>();
+        if (!source.bounded()) {
+            for (Path file : fresh) {
+                FileEntry start = from.get(file.toString());
+                ends.put(file.toString(), end(file, start == null ? 0 : start.offset()));
+            }
+            tails = tails();
+        }
         if (fresh.isEmpty()) {
-            return new Discovery(List.of(), schema, from, unchanged, carried);
+            return new Discovery(List.of(), schema, from, unchanged, carried, ends, tails);
         }
         source.checkFormat(fresh);
         StreamSchema current = schema;
@@ -139,7 +173,70 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         for (Path p : fresh) {
             paths.add(p.toString());
         }
-        return new Discovery(paths, next, from, unchanged, carried);
+        return new Discovery(paths, next, from, unchanged, carried, ends, tails);
+    }
+
+    /** The files read before that grew or were rewritten since; on the worker thread. */
+    private Map<String, Tail> tails() throws IOException {
+        Map<String, Tail> tails = new TreeMap<>();
+        for (Map.Entry<String, FileEntry> e : readTo.entrySet()) {
+            Path file = Path.of(e.getKey());
+            FileEntry read = e.getValue();
+            try {
+                if (java.nio.file.Files.size(file) == read.offset()) {
+                    continue; // unchanged (a rewrite to the same size is seen by a --once run)
+                }
+                FileEntry start = resumeFrom(file, read);
+                if (start == null) {
+                    continue;
+                }
+                long end = end(file, start.offset());
+                if (end < 0 || end > start.offset()) {
+                    tails.put(e.getKey(), new Tail(read, start, end));
+                }
+            } catch (NoSuchFileException gone) {
+                // removed since it was read: nothing more to read of it
+            }
+        }
+        return tails;
+    }
+
+    /**
+     * Where a continuous read of {@code file} from {@code from} stops: just after its last line
+     * break; its end (-1) when nobody changed it for {@link #QUIET_MILLIS}, so a last line without
+     * a line break is read too; -1 for Parquet, read whole.
+     */
+    long end(Path file, long from) throws IOException {
+        if (source.format() == FileFormat.PARQUET) {
+            return -1;
+        }
+        long size = java.nio.file.Files.size(file);
+        long quiet =
+                System.currentTimeMillis()
+                        - java.nio.file.Files.getLastModifiedTime(file).toMillis();
+        if (quiet >= QUIET_MILLIS) {
+            return -1;
+        }
+        try (java.nio.channels.FileChannel ch =
+                java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ)) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 * 1024);
+            long at = size;
+            while (at > from) {
+                int n = (int) Math.min(buf.capacity(), at - from);
+                buf.clear().limit(n);
+                long start = at - n;
+                while (buf.hasRemaining() && ch.read(buf, start + buf.position()) >= 0) {
+                    // fill the chunk
+                }
+                for (int i = buf.position() - 1; i >= 0; i--) {
+                    if (buf.get(i) == '\n') {
+                        return start + i + 1;
+                    }
+                }
+                at = start;
+            }
+        }
+        return from; // no whole line after from yet
     }
 
     /**
@@ -190,11 +287,28 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                 if (start != null) {
                     split = split.at(start.records(), start.offset(), start.generation());
                 }
+                split = split.endingAt(found.ends().getOrDefault(path, -1L));
                 if (added.isEmpty() && !found.carried().isEmpty()) {
                     split = split.carrying(found.carried());
                 }
                 pending.put(path, split);
                 added.add(path);
+            }
+        }
+        for (Map.Entry<String, Tail> e : found.tails().entrySet()) {
+            Tail tail = e.getValue();
+            if (readTo.remove(e.getKey(), tail.read())) { // else a reader reported since
+                FileEntry start = tail.from();
+                pending.put(
+                        e.getKey(),
+                        FileSplit.unread(e.getKey(), source.format(), splitSchema())
+                                .at(start.records(), start.offset(), start.generation())
+                                .endingAt(tail.end()));
+                LOG.info(
+                        "LocalFile source {}: {} grew; reading it from byte {}",
+                        source.stream(),
+                        e.getKey(),
+                        start.offset());
             }
         }
         if (!discovered && source.bounded() && known.isEmpty()) {
@@ -232,6 +346,15 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             }
         }
         return more.isEmpty() ? current : current.withColumns(more);
+    }
+
+    /** A reader finished a split: in a continuous run, the file's growth is read from there. */
+    @Override
+    public void handleSourceEvent(
+            int subtaskId, org.apache.flink.api.connector.source.SourceEvent event) {
+        if (event instanceof FileRead read && !source.bounded()) {
+            readTo.put(read.path(), FileEntry.parse(read.entry()));
+        }
     }
 
     @Override
@@ -276,7 +399,10 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
 
     @Override
     public EnumState snapshotState(long checkpointId) {
-        return new EnumState(schema, List.copyOf(known), List.copyOf(pending.values()), discovered);
+        Map<String, String> lines = new TreeMap<>();
+        readTo.forEach((path, entry) -> lines.put(path, entry.toLine()));
+        return new EnumState(
+                schema, List.copyOf(known), List.copyOf(pending.values()), discovered, lines);
     }
 
     @Override

@@ -28,7 +28,9 @@ final class FileRecordEmitter implements RecordEmitter<FileRecord, SourceRecord,
             last = element.schema();
         }
         output.collect(element.record());
-        if (!(element.record() instanceof ReadPosition)) { // sent last: it moves nothing on
+        if (element.record() instanceof ReadPosition position) { // sent last: it moves nothing
+            state.sent(position);
+        } else {
             state.advance(element);
         }
     }

@@ -24,6 +24,11 @@ final class FileSourceReader
 
     @Override
     protected void onSplitFinished(Map<String, FileSplitState> finishedSplitIds) {
+        for (FileSplitState state : finishedSplitIds.values()) {
+            if (state.sent() != null) { // after its rows: the file's new tail is read next
+                context.sendSourceEventToCoordinator(new FileRead(state.path(), state.sent()));
+            }
+        }
         context.sendSplitRequest();
     }
 

@@ -21,6 +21,9 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *     FileEntry})
  * @param carried positions of files this run does not read again, which its position must keep
  *     ({@link FileEntry} lines); sent with this split's own
+ * @param endOffset for CSV and JSONL, the byte offset reading stops at, just after a line break (a
+ *     continuous run reads whole lines only, so a line a writer is still appending is read once it
+ *     is complete); -1 to read to the end of the file
  */
 public record FileSplit(
         String path,
@@ -29,7 +32,8 @@ public record FileSplit(
         long recordsRead,
         long byteOffset,
         int generation,
-        List<String> carried)
+        List<String> carried,
+        long endOffset)
         implements SourceSplit {
 
     public FileSplit {
@@ -45,7 +49,18 @@ public record FileSplit(
             StreamSchema schema,
             long recordsRead,
             long byteOffset) {
-        this(path, format, schema, recordsRead, byteOffset, 0, List.of());
+        this(path, format, schema, recordsRead, byteOffset, 0, List.of(), -1);
+    }
+
+    public FileSplit(
+            String path,
+            FileFormat format,
+            StreamSchema schema,
+            long recordsRead,
+            long byteOffset,
+            int generation,
+            List<String> carried) {
+        this(path, format, schema, recordsRead, byteOffset, generation, carried, -1);
     }
 
     /** A split of a file not read yet. */
@@ -55,12 +70,20 @@ public record FileSplit(
 
     /** This split with the positions of {@code files} to send with its own. */
     FileSplit carrying(List<String> files) {
-        return new FileSplit(path, format, schema, recordsRead, byteOffset, generation, files);
+        return new FileSplit(
+                path, format, schema, recordsRead, byteOffset, generation, files, endOffset);
+    }
+
+    /** This split reading up to byte {@code end} only (-1: to the end of the file). */
+    FileSplit endingAt(long end) {
+        return new FileSplit(
+                path, format, schema, recordsRead, byteOffset, generation, carried, end);
     }
 
     /** This split at another reading position. */
     FileSplit at(long records, long offset, int newGeneration) {
-        return new FileSplit(path, format, schema, records, offset, newGeneration, carried);
+        return new FileSplit(
+                path, format, schema, records, offset, newGeneration, carried, endOffset);
     }
 
     @Override
@@ -78,6 +101,7 @@ public record FileSplit(
                 + recordsRead
                 + " offset="
                 + byteOffset
+                + (endOffset >= 0 ? " end=" + endOffset : "")
                 + "]";
     }
 }

@@ -70,6 +70,10 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
         for (int i = 0; i < BATCH; i++) {
             FileRecord record = reader.next();
             if (record == null) {
+                if (reader.offsetAtEnd() >= 0) { // past blank lines, so a rerun skips them
+                    offset = reader.offsetAtEnd();
+                    records = reader.recordsRead();
+                }
                 batch.add(current.splitId(), position());
                 batch.addFinishedSplit(current.splitId());
                 closeReader();

@@ -11,12 +11,12 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Binary form of a {@link FileSplit} in checkpoints. Version 1: path, format name, schema (as
  * {@link ValueCodec#writeSchema}), records read, byte offset; version 2 adds the generation and the
- * carried positions.
+ * carried positions; version 3 the end offset.
  */
 public final class FileSplitSerializer implements SimpleVersionedSerializer<FileSplit> {
     public static final FileSplitSerializer INSTANCE = new FileSplitSerializer();
 
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     @Override
     public int getVersion() {
@@ -59,6 +59,7 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
         for (String line : split.carried()) {
             ValueCodec.writeString(line, out);
         }
+        out.writeLong(split.endOffset());
     }
 
     static FileSplit read(DataInputView in, int version) throws IOException {
@@ -81,6 +82,7 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
         for (int n = in.readInt(); n > 0; n--) {
             carried.add(ValueCodec.readString(in));
         }
-        return new FileSplit(path, f, schema, records, offset, generation, carried);
+        long end = version < 3 ? -1 : in.readLong();
+        return new FileSplit(path, f, schema, records, offset, generation, carried, end);
     }
 }

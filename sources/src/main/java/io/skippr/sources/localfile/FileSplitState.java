@@ -16,6 +16,25 @@ final class FileSplitState {
         this.byteOffset = split.byteOffset();
     }
 
+    /** The entry of this split's own file in the position it sent after its rows; else null. */
+    private String sent;
+
+    void sent(io.skippr.core.record.ReadPosition position) {
+        for (String line : io.skippr.core.record.ReadPositions.entries(position.position())) {
+            if (FileEntry.parse(line).file().equals(split.path())) {
+                sent = line;
+            }
+        }
+    }
+
+    String sent() {
+        return sent;
+    }
+
+    String path() {
+        return split.path();
+    }
+
     void advance(FileRecord record) {
         schema = record.schema();
         recordsRead = record.recordsRead();
@@ -30,6 +49,7 @@ final class FileSplitState {
                 recordsRead,
                 byteOffset,
                 split.generation(),
-                split.carried());
+                split.carried(),
+                split.endOffset());
     }
 }

@@ -48,6 +48,18 @@ abstract class FormatReader implements Closeable {
     /** The next record, or null at the end of the file. */
     abstract FileRecord next() throws IOException;
 
+    /**
+     * After {@link #next} returned null: the offset reading ended at, past any blank lines after
+     * the last record ({@link #recordsRead} counts them too); -1 where offsets are not used.
+     */
+    long offsetAtEnd() {
+        return -1;
+    }
+
+    long recordsRead() {
+        return recordsRead;
+    }
+
     /** A new schema version with {@code more} columns appended. */
     protected void evolve(List<Column> more) {
         schema = schema.withColumns(more);

@@ -38,10 +38,10 @@ final class JsonlFileReader extends FormatReader {
     JsonlFileReader(FileSplit split) throws IOException {
         super(split);
         if (split.recordsRead() > 0 && split.byteOffset() > 0) {
-            in = ByteInput.open(file, split.byteOffset());
+            in = ByteInput.open(file, split.byteOffset(), split.endOffset());
             recordsRead = split.recordsRead();
         } else {
-            in = ByteInput.open(file, 0);
+            in = ByteInput.open(file, 0, split.endOffset());
             try {
                 in.skipBom();
                 while (recordsRead < split.recordsRead() && readLine()) {
@@ -204,6 +204,11 @@ final class JsonlFileReader extends FormatReader {
             return "null";
         }
         return node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @Override
+    long offsetAtEnd() {
+        return in.offset();
     }
 
     @Override

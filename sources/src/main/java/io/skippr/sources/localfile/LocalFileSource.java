@@ -22,7 +22,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * The LocalFile data source: CSV, JSONL or Parquet files matched by a glob, read as one stream. One
  * split per file, assigned in path order. Bounded, it reads the files matched at start and
  * finishes; continuous, it lists the glob every {@link #discoveryIntervalMillis()} and reads files
- * it has not seen (a file is read once: rows appended to it after it was discovered are not read).
+ * it has not seen and the whole lines appended to files it read ({@link FileEnumerator}).
  */
 public final class LocalFileSource
         implements Source<SourceRecord, FileSplit, EnumState>, ResultTypeQueryable<SourceRecord> {

@@ -32,6 +32,17 @@ class SerializersTest {
         FileSplit carrying =
                 split.at(7, 99, 3).carrying(List.of("{\"file\":\"/data/a.csv\"}", "ø"));
         assertThat(s.deserialize(s.getVersion(), s.serialize(carrying))).isEqualTo(carrying);
+        FileSplit ending = carrying.endingAt(4096);
+        assertThat(s.deserialize(s.getVersion(), s.serialize(ending))).isEqualTo(ending);
+    }
+
+    /** A split of version 2 (before the end offset) reads to the end of its file. */
+    @Test
+    void aVersionTwoSplitReadsToTheEnd() throws IOException {
+        FileSplit split = new FileSplit("/d/a.jsonl", FileFormat.JSONL, SCHEMA, 3, 30);
+        byte[] v3 = FileSplitSerializer.INSTANCE.serialize(split.endingAt(77));
+        byte[] v2 = java.util.Arrays.copyOf(v3, v3.length - Long.BYTES);
+        assertThat(FileSplitSerializer.INSTANCE.deserialize(2, v2)).isEqualTo(split);
     }
 
     @Test
@@ -41,7 +52,8 @@ class SerializersTest {
                         SCHEMA,
                         List.of("/d/a.parquet", "/d/b.parquet"),
                         List.of(FileSplit.unread("/d/b.parquet", FileFormat.PARQUET, SCHEMA)),
-                        true);
+                        true,
+                        java.util.Map.of("/d/a.parquet", "{\"file\":\"/d/a.parquet\"}"));
         EnumStateSerializer s = EnumStateSerializer.INSTANCE;
         assertThat(s.deserialize(s.getVersion(), s.serialize(state))).isEqualTo(state);
         EnumState initial = EnumState.initial();
@@ -53,15 +65,15 @@ class SerializersTest {
         byte[] split =
                 FileSplitSerializer.INSTANCE.serialize(
                         FileSplit.unread("/a.csv", FileFormat.CSV, SCHEMA));
-        assertThatThrownBy(() -> FileSplitSerializer.INSTANCE.deserialize(3, split))
+        assertThatThrownBy(() -> FileSplitSerializer.INSTANCE.deserialize(4, split))
                 .isInstanceOf(IOException.class)
                 .hasMessage(
-                        "Unknown LocalFile split serializer version 3; this Skippr version reads"
-                                + " versions 1 to 2");
+                        "Unknown LocalFile split serializer version 4; this Skippr version reads"
+                                + " versions 1 to 3");
         assertThatThrownBy(() -> EnumStateSerializer.INSTANCE.deserialize(7, new byte[0]))
                 .isInstanceOf(IOException.class)
                 .hasMessage(
                         "Unknown LocalFile enumerator state serializer version 7; this Skippr"
-                                + " version reads versions 1 to 2");
+                                + " version reads versions 1 to 3");
     }
 }
