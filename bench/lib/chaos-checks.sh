@@ -1,7 +1,8 @@
 # The checks of bench/chaos, apart so that bench/chaos-checks can show each one catches what it
 # is for. The caller defines sql (psql with its connection), value (one value of a query),
 # with_note ("note" once the source has that column, else empty) and work (the folder whose
-# out/items holds the LocalFile sink's JSONL files).
+# out/items holds the LocalFile sink's JSONL files, in/ the JSONL files the file writer writes and
+# lines_out/lines those of the JSONL-file pipeline's sink).
 # shellcheck shell=bash disable=SC2154
 
 # A row's checksum: md5 of its values' text, each cast to the source column's type.
@@ -84,3 +85,39 @@ check_app() {
       $(row_hash id payload amount version updated_at "$with_note") AS h FROM chaos_app.items"
 }
 
+
+# Loads every line of the JSONL files FILES... into table chaos_chk.$1 (doc jsonb).
+load_lines() {  # load_lines TABLE FILE...
+  local table=$1
+  shift
+  sql -c "SET client_min_messages = warning; CREATE SCHEMA IF NOT EXISTS chaos_chk;
+    DROP TABLE IF EXISTS chaos_chk.$table; CREATE TABLE chaos_chk.$table (doc jsonb)"
+  if (( $# > 0 )); then
+    cat "$@" | sql -c "COPY chaos_chk.$table (doc) FROM STDIN
+      (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')"
+  fi
+}
+
+# The JSONL-file pipeline: the lines the file writer wrote ($work/in/*.jsonl, each {"seq", "p"})
+# against the LocalFile sink's files ($work/lines_out/lines/*.jsonl, final names only), line by
+# line: prints "missing stale duplicated extra rows". Missing: a written seq that is not there;
+# stale: a seq held with another "p"; duplicated: seqs and _skippr_ids held twice; extra: a seq
+# nobody wrote.
+check_lines() {
+  local written=() held=()
+  mapfile -t written < <(find "$work/in" -maxdepth 1 -type f -name '*.jsonl' | sort)
+  if [[ -d $work/lines_out/lines ]]; then
+    mapfile -t held < <(find "$work/lines_out/lines" -maxdepth 1 -type f -name '*.jsonl' | sort)
+  fi
+  load_lines lines_src "${written[@]}"
+  load_lines lines_dst "${held[@]}"
+  value "WITH s AS (SELECT (doc->>'seq')::bigint AS seq, doc->>'p' AS p FROM chaos_chk.lines_src),
+    d AS (SELECT (doc->>'seq')::bigint AS seq, doc->>'p' AS p, doc->>'_skippr_id' AS sid
+      FROM chaos_chk.lines_dst)
+    SELECT (SELECT count(*) FROM s WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.seq = s.seq))
+      || ' ' || (SELECT count(*) FROM d JOIN s USING (seq) WHERE d.p IS DISTINCT FROM s.p)
+      || ' ' || ((SELECT count(*) - count(DISTINCT seq) FROM d)
+                 + (SELECT count(*) - count(DISTINCT sid) FROM d))
+      || ' ' || (SELECT count(*) FROM d WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.seq = d.seq))
+      || ' ' || (SELECT count(*) FROM d)"
+}
