@@ -384,12 +384,29 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         }
     }
 
+    /**
+     * The splits a failed reader held: what it read of them since the last checkpoint is rolled
+     * back, though it may have reported it first (a reader's restart does not reset this
+     * enumerator). So a file is read again from the earliest split given back, and the tail a
+     * report after it led to is dropped.
+     */
     @Override
     public void addSplitsBack(List<FileSplit> splits, int subtaskId) {
         for (FileSplit split : splits) {
-            pending.put(split.path(), split);
+            readTo.remove(split.path());
+            FileSplit waiting = pending.get(split.path());
+            if (waiting == null || before(split, waiting)) {
+                pending.put(split.path(), split);
+            }
         }
         assign();
+    }
+
+    /** Whether split {@code a} of a file starts before split {@code b} of it. */
+    private static boolean before(FileSplit a, FileSplit b) {
+        return a.generation() != b.generation()
+                ? a.generation() < b.generation()
+                : a.recordsRead() < b.recordsRead();
     }
 
     @Override

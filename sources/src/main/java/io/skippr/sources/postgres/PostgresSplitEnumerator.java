@@ -193,13 +193,33 @@ final class PostgresSplitEnumerator
         }
     }
 
+    /**
+     * The splits a failed reader held, with the progress of the last checkpoint: what it read of
+     * them since is rolled back, though it may have reported a split read (a reader's restart does
+     * not reset this enumerator). So each is outstanding again, and the late reads such a report
+     * added are dropped: the split read again reports its own.
+     */
     @Override
-    public void addSplitsBack(List<PostgresSplit> splits, int subtaskId) {
+    public synchronized void addSplitsBack(List<PostgresSplit> splits, int subtaskId) {
         // back to the front, in order: they hold the progress of the last checkpoint
         List<PostgresSplit> reversed = new ArrayList<>(splits);
         java.util.Collections.reverse(reversed);
-        reversed.forEach(pending::addFirst);
+        for (PostgresSplit split : reversed) {
+            pending.addFirst(split);
+            outstanding.add(split.splitId());
+            List<String> reads = late.get(split.table().stream());
+            if (reads != null && split.window() != null) {
+                reads.removeIf(line -> sameRead(ReadEntry.parse(line), split));
+            }
+        }
         assignPending();
+    }
+
+    /** Whether {@code read} is the entry of a read of {@code split}'s window and key range. */
+    private static boolean sameRead(ReadEntry read, PostgresSplit split) {
+        return java.util.Objects.equals(read.upTo(), split.window().upTo())
+                && java.util.Objects.equals(read.keyFrom(), split.keyFrom())
+                && java.util.Objects.equals(read.keyTo(), split.keyTo());
     }
 
     @Override
