@@ -19,7 +19,9 @@ import java.util.List;
  * <p>A writer's id is {@code skippr_<24 hex digits of pipeline, sink, database and
  * schema>_<run>_<subtask>}, the run's commit's own {@code skippr_<…>_<run>_commit}: deterministic,
  * so a restarted writer or a replayed commit finds its own, and within the 200 bytes PostgreSQL
- * allows.
+ * allows. Skippr wrote ids without database and schema before (commits 16155cb to 24f54e6: {@link
+ * #legacyPrefix}); {@link #finishLeft} finishes those too, where they hold locks in this sink's
+ * schema.
  */
 final class PreparedTransactions {
     /** {@code -Dskippr.postgres.prepared=false} turns the fast path off (tests of the fallback). */
@@ -43,6 +45,15 @@ final class PreparedTransactions {
                                 settings.sink(),
                                 database,
                                 settings.schema()));
+        return "skippr_" + of.substring(0, 24) + "_";
+    }
+
+    /**
+     * The prefix an earlier Skippr gave the ids of one pipeline and sink, of pipeline and sink
+     * only: shared by pipelines of those names loading other schemas or databases of the server.
+     */
+    static String legacyPrefix(SqlSinkSettings settings) {
+        String of = SkipprId.of("prepared", settings.pipeline() + "\u0000" + settings.sink());
         return "skippr_" + of.substring(0, 24) + "_";
     }
 
@@ -127,6 +138,12 @@ final class PreparedTransactions {
      * Commits the prepared transactions of this pipeline and sink whose run is decided (a marker
      * row of it is visible: its commit stopped between two COMMIT PREPAREDs), rolls back the others
      * (their run never committed anything). Holds {@link #lock}; {@code c} is in auto-commit.
+     *
+     * <p>Ids an earlier Skippr wrote ({@link #legacyPrefix}) do not say which schema they load: one
+     * is this sink's when it holds a lock on a table of this sink's schema (its rows' target, the
+     * marker table, a staging table), and is then finished by the same rule. One that holds no
+     * table lock anywhere changed no table and is rolled back; one that holds locks only in other
+     * schemas is another pipeline's of the same names, and is left to that pipeline's next start.
      */
     static void finishLeft(Connection c, SqlSinkSettings settings) throws SQLException {
         lock(c, settings, true);
@@ -137,27 +154,61 @@ final class PreparedTransactions {
         }
     }
 
+    /** What a prepared transaction holds locks on: a table of this schema, of another schema. */
+    private record Left(String gid, boolean here, boolean elsewhere) {}
+
     private static void finishLeftLocked(Connection c, SqlSinkSettings settings)
             throws SQLException {
         String prefix = prefix(settings);
-        List<String> left = new ArrayList<>();
+        String legacy = legacyPrefix(settings);
+        String tables =
+                "SELECT 1 FROM pg_catalog.pg_locks l"
+                        + " JOIN pg_catalog.pg_class r ON r.oid = l.relation"
+                        + " JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace"
+                        + " WHERE l.virtualtransaction = v.virtualtransaction AND l.pid IS NULL"
+                        + " AND n.nspname ";
+        List<Left> left = new ArrayList<>();
         try (PreparedStatement st =
                 c.prepareStatement(
-                        "SELECT gid FROM pg_catalog.pg_prepared_xacts"
-                                + " WHERE database = current_database() AND starts_with(gid, ?)"
-                                + " ORDER BY gid")) {
-            st.setString(1, prefix);
+                        "SELECT x.gid, EXISTS ("
+                                + tables
+                                + "= ?), EXISTS ("
+                                + tables
+                                + "<> ? AND n.nspname NOT IN ('pg_catalog', 'pg_toast'))"
+                                + " FROM pg_catalog.pg_prepared_xacts x"
+                                + " LEFT JOIN LATERAL (SELECT t.virtualtransaction"
+                                + " FROM pg_catalog.pg_locks t WHERE t.locktype = 'transactionid'"
+                                + " AND t.transactionid = x.transaction AND t.pid IS NULL LIMIT 1)"
+                                + " v ON true"
+                                + " WHERE x.database = current_database()"
+                                + " AND (starts_with(x.gid, ?) OR starts_with(x.gid, ?))"
+                                + " ORDER BY x.gid")) {
+            st.setString(1, settings.schema());
+            st.setString(2, settings.schema());
+            st.setString(3, prefix);
+            st.setString(4, legacy);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    left.add(rs.getString(1));
+                    left.add(new Left(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3)));
                 }
             }
         }
         MarkerTable markers = new MarkerTable(settings);
-        for (String gid : left) {
-            String[] parts = gid.substring(prefix.length()).split("_");
-            long run = Long.parseLong(parts[0]);
-            finish(c, gid, markers.boundedRunCommitted(c, run));
+        for (Left l : left) {
+            boolean current = l.gid().startsWith(prefix);
+            if (!current && !l.here() && l.elsewhere()) {
+                continue; // an earlier Skippr's, of a pipeline of these names in another schema
+            }
+            String rest = l.gid().substring(current ? prefix.length() : legacy.length());
+            String[] parts = rest.split("_");
+            long run;
+            try {
+                run = Long.parseLong(parts[0]);
+            } catch (NumberFormatException e) {
+                continue; // not an id Skippr made, though it starts like one
+            }
+            boolean decided = (current || l.here()) && markers.boundedRunCommitted(c, run);
+            finish(c, l.gid(), decided);
         }
     }
 }

@@ -182,4 +182,135 @@ class PostgresPreparedITCase {
                                         + "'::regclass AND attname = 'id'"))
                 .containsExactly("numeric");
     }
+
+    /**
+     * The id prefix Skippr gave prepared transactions before ids carried database and schema:
+     * {@code skippr_} and 24 hex digits of pipeline and sink (restated here, not taken from the
+     * code under test).
+     */
+    private static String legacyPrefix(String pipeline) {
+        return "skippr_"
+                + io.skippr.core.record.SkipprId.of("prepared", pipeline + "\u0000" + "warehouse")
+                        .substring(0, 24)
+                + "_";
+    }
+
+    /** A marker row of run 1, subtask {@code subtask}, of {@code pipeline}'s bounded run. */
+    private static String markerRow(String markers, String pipeline, int subtask) {
+        return "INSERT INTO "
+                + markers
+                + " (pipeline, sink, run, checkpoint, subtask, parallelism, bounded, write_mode,"
+                + " rows, positions) VALUES ('"
+                + pipeline
+                + "', 'warehouse', 1, 0, "
+                + subtask
+                + ", 2, true, 'append', 3, '{}')";
+    }
+
+    /** Three rows into {@code target}: ids 1, 2, 3. */
+    private static String threeRows(String target) {
+        return "INSERT INTO "
+                + target
+                + " (id, amount, _skippr_id) VALUES (1, 10, 'a'), (2, 20, 'b'), (3, 30, 'c')";
+    }
+
+    private void createOrders(TestPg in) throws Exception {
+        TestPg.exec(
+                "CREATE SCHEMA IF NOT EXISTS " + TestPg.quote(in.schema),
+                "CREATE TABLE "
+                        + in.table("orders")
+                        + " (id bigint, amount integer, _skippr_id text,"
+                        + " _skippr_synced_at timestamptz)");
+    }
+
+    private static List<String> stillPrepared(String gid) throws Exception {
+        return TestPg.rows(
+                        "SELECT gid FROM pg_prepared_xacts WHERE gid = '"
+                                + gid
+                                + "' AND database = current_database()")
+                .stream()
+                .map(r -> r.get(0))
+                .toList();
+    }
+
+    /**
+     * Prepared transactions an earlier Skippr left (ids without database and schema) are finished
+     * by the next start as the sink's own are: one whose run has a marker row is committed (its
+     * rows appear), one whose run has none is rolled back (its rows and the marker row inside it
+     * vanish, and the run number is used again); one that holds no table lock changed nothing and
+     * is rolled back.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "run decided: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void preparedTransactionsAnEarlierSkipprLeftAreFinishedByTheirRunsMarker(boolean decided)
+            throws Exception {
+        String pipeline = "legacy_" + Long.toHexString(System.nanoTime());
+        pg.prepare(pipeline, true, WriteMode.APPEND); // the schema and the marker table
+        createOrders(pg);
+        String markers = pg.table("_skippr_commits");
+        String gid = legacyPrefix(pipeline) + "1_0";
+        String empty = legacyPrefix(pipeline) + "1_commit";
+        try (java.sql.Connection c = TestPg.connect();
+                java.sql.Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            st.execute(threeRows(pg.table("orders")));
+            st.execute(markerRow(markers, pipeline, 0)); // its marker row inside, as 24f54e6 did
+            st.execute("PREPARE TRANSACTION '" + gid + "'");
+            st.execute("SELECT 1");
+            st.execute("PREPARE TRANSACTION '" + empty + "'");
+            c.setAutoCommit(true);
+            if (decided) {
+                st.execute(markerRow(markers, pipeline, 1)); // another subtask's, committed
+            }
+        }
+
+        try {
+            SqlSinkSettings next = pg.prepare(pipeline, true, WriteMode.APPEND);
+
+            assertThat(stillPrepared(gid)).isEmpty();
+            assertThat(stillPrepared(empty)).isEmpty();
+            assertThat(checksum())
+                    .isEqualTo(decided ? List.of("3", "3", "6") : List.of("0", "0", "0"));
+            assertThat(next.run()).isEqualTo(decided ? 2 : 1);
+        } finally {
+            for (String left : List.of(gid, empty)) { // a failed test leaves the server clean
+                if (!stillPrepared(left).isEmpty()) {
+                    TestPg.exec("ROLLBACK PREPARED '" + left + "'");
+                }
+            }
+        }
+    }
+
+    /**
+     * A prepared transaction an earlier Skippr left for a pipeline of the same names loading
+     * another schema (the old ids did not tell them apart) is that pipeline's: this sink's start
+     * leaves it prepared, though this sink's run of that number is decided.
+     */
+    @Test
+    void anEarlierSkipprsPreparedTransactionOfAnotherSchemaIsLeftToIt() throws Exception {
+        String pipeline = "legacy_" + Long.toHexString(System.nanoTime());
+        TestPg other = new TestPg();
+        String gid = legacyPrefix(pipeline) + "1_0";
+        try {
+            other.prepare(pipeline, true, WriteMode.APPEND);
+            createOrders(other);
+            pg.prepare(pipeline, true, WriteMode.APPEND);
+            try (java.sql.Connection c = TestPg.connect();
+                    java.sql.Statement st = c.createStatement()) {
+                st.execute(markerRow(pg.table("_skippr_commits"), pipeline, 0)); // ours decided
+                c.setAutoCommit(false);
+                st.execute(threeRows(other.table("orders")));
+                st.execute("PREPARE TRANSACTION '" + gid + "'");
+            }
+
+            pg.prepare(pipeline, true, WriteMode.APPEND);
+
+            assertThat(other.prepared()).containsExactly(gid);
+            assertThat(TestPg.one("SELECT count(*) FROM " + pg.table("_skippr_commits")))
+                    .containsExactly("1");
+        } finally {
+            TestPg.exec("ROLLBACK PREPARED '" + gid + "'");
+            other.close();
+        }
+    }
 }
