@@ -22,9 +22,10 @@ import org.apache.sshd.sftp.common.SftpException;
 
 /**
  * A folder on an SFTP server. Staged files are uploaded to {@code <path>/.skippr-staging/<uuid>}
- * and published by renaming them to their key (OpenSSH's {@code posix-rename} extension, which
- * replaces atomically, where the server offers it), so readers never see a half-written file.
- * Staged and small files are fsynced where the server offers {@code fsync@openssh.com}.
+ * and published under their key without ever replacing a file there ({@link #publish}), so readers
+ * never see a half-written file. Small files ({@link #put}) replace atomically (OpenSSH's {@code
+ * posix-rename} extension where the server offers it). Staged and small files are fsynced where the
+ * server offers {@code fsync@openssh.com}.
  *
  * <p>The host key is checked against {@code known_hosts_file} (default {@code ~/.ssh/known_hosts}):
  * a changed key is refused, an unknown host is trusted on first use and its key recorded there (see
@@ -143,42 +144,54 @@ public final class SftpFileStore implements FileStore {
         return new Staged(key, temp);
     }
 
+    /**
+     * Gives the staged file its final name, never replacing a file under that name: by {@code
+     * hardlink@openssh.com} where the server offers it (OpenSSH, Apache MINA SSHD), which fails
+     * when the name exists, then removing the staged name; else by a plain SFTP rename, which fails
+     * when the target exists on OpenSSH (it links, too) and on MINA (which checks, then renames, in
+     * the server), after a look for servers that would replace. A file already under the name is
+     * this staged file (a replayed commit, stopped between link and removal) when its bytes are the
+     * staged file's: the answer is then false. Any other file fails the publish and is left as it
+     * is.
+     */
     @Override
     public boolean publish(Staged staged) throws IOException {
         String temp = staged.token();
         String target = remote(staged.key());
         if (isFile(temp)) {
             mkdirs(parent(target));
-            // SFTP v3 leaves it to the server whether a rename replaces the target (Apache MINA's
-            // does): look first, so a publish never replaces a committed file. A file that
-            // appears between this look and the rename is still replaced: nothing else of this
-            // sink writes under a final name, so only something outside the sink could.
-            if (isFile(target)) {
-                throw new IOException(
-                        "refusing to publish "
-                                + target
-                                + " in "
-                                + describe()
-                                + ": it already holds a committed file that is not the staged file "
-                                + temp
-                                + ", and a publish never replaces a committed file. A file name was"
-                                + " used twice, or something else wrote into the sink's folder; the"
-                                + " file is left as it is");
-            }
-            try {
-                rename(temp, target);
+            if (nameCreateOnly(temp, target)) {
                 return true;
-            } catch (SftpException e) {
-                if (e.getStatus() != SftpConstants.SSH_FX_NO_SUCH_FILE) {
-                    throw failed("rename " + temp + " to " + target, e);
-                }
-                // another committer published it between our check and the rename
             }
+            if (!isFile(temp)) { // a concurrent replay of this commit named it
+                if (isFile(target)) {
+                    return false;
+                }
+                throw gone(staged, temp);
+            }
+            if (sameBytes(temp, target)) {
+                removeIfExists(temp);
+                return false;
+            }
+            throw new IOException(
+                    "refusing to publish "
+                            + target
+                            + " in "
+                            + describe()
+                            + ": it already holds a committed file that is not the staged file "
+                            + temp
+                            + ", and a publish never replaces a committed file. A file name was"
+                            + " used twice, or something else wrote into the sink's folder; the"
+                            + " file is left as it is");
         }
         if (isFile(target)) {
             return false;
         }
-        throw new IOException(
+        throw gone(staged, temp);
+    }
+
+    private IOException gone(Staged staged, String temp) {
+        return new IOException(
                 "staged file "
                         + temp
                         + " is gone and "
@@ -186,6 +199,66 @@ public final class SftpFileStore implements FileStore {
                         + " was never published in "
                         + describe()
                         + ": the sink's folder was changed while the pipeline ran");
+    }
+
+    /**
+     * Names {@code temp} {@code target} unless a file is there: true if it did; false, changing
+     * nothing, if {@code target} exists.
+     */
+    private boolean nameCreateOnly(String temp, String target) throws IOException {
+        SftpClient sftp = sftp();
+        OpenSshHardLink link = OpenSshHardLink.of(sftp);
+        if (link != null) {
+            boolean linked = false;
+            try {
+                link.link(temp, target);
+                linked = true;
+            } catch (SftpException e) {
+                if (isFile(target)) {
+                    return false; // the server refused the name because a file has it
+                }
+                // no hard links on the server's file system (FAT, some shares): rename below
+            }
+            if (linked) {
+                removeIfExists(temp);
+                return true;
+            }
+        }
+        if (isFile(target)) {
+            return false;
+        }
+        try {
+            sftp.rename(temp, target); // no overwrite flag: create-only (see publish)
+            return true;
+        } catch (SftpException e) {
+            if (isFile(target)) {
+                return false;
+            }
+            throw failed("rename " + temp + " to " + target, e);
+        }
+    }
+
+    /** Whether two remote files hold the same bytes. */
+    private boolean sameBytes(String a, String b) throws IOException {
+        SftpClient sftp = sftp();
+        if (sftp.stat(a).getSize() != sftp.stat(b).getSize()) {
+            return false;
+        }
+        try (InputStream x = sftp.read(a);
+                InputStream y = sftp.read(b)) {
+            byte[] bx = new byte[64 * 1024];
+            byte[] by = new byte[64 * 1024];
+            while (true) {
+                int n = x.readNBytes(bx, 0, bx.length);
+                int m = y.readNBytes(by, 0, by.length);
+                if (n != m || !java.util.Arrays.equals(bx, 0, n, by, 0, m)) {
+                    return false;
+                }
+                if (n < bx.length) {
+                    return true;
+                }
+            }
+        }
     }
 
     @Override

@@ -64,6 +64,60 @@ class SftpFileStoreITCase extends FileStoreContract {
         }
     }
 
+    /**
+     * A file that lands under the key after the publish looked for one and before the server names
+     * the staged file (another publisher of the same name: the race a look-then-rename leaves) is
+     * never replaced: the publish fails, naming the key, and the other file stays whole.
+     */
+    @Test
+    void aFileThatLandsUnderTheKeyJustBeforeThePublishNamesItIsNeverReplaced() throws Exception {
+        String folder = TestSftpServer.freshFolder();
+        Path onServer = SERVER.files().resolve(folder.substring(1));
+        String name = "race-" + folder.substring(5) + ".csv";
+        try (SftpFileStore store = new SftpFileStore(SERVER.passwordUser(folder, knownHosts()))) {
+            FileStore.Staged staged =
+                    store.stage(Files.writeString(local.resolve("ours"), "ours\n"), "t/" + name);
+            SERVER.beforeNaming(
+                    name,
+                    () -> {
+                        try {
+                            Files.writeString(onServer.resolve("t/" + name), "theirs\n");
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+
+            assertThatThrownBy(() -> store.publish(staged))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("refusing to publish " + folder + "/t/" + name)
+                    .hasMessageContaining("never replaces a committed file");
+            assertThat(onServer.resolve("t/" + name)).hasContent("theirs");
+        }
+    }
+
+    /**
+     * A commit replayed after the staged file got its final name by a hard link but before its
+     * staged name was removed finds both names on one file: it removes the staged name and reports
+     * the replay.
+     */
+    @Test
+    void aPublishReplayedBetweenTheLinkAndTheStagedNamesRemovalIsANoOp() throws Exception {
+        String folder = TestSftpServer.freshFolder();
+        Path onServer = SERVER.files().resolve(folder.substring(1));
+        try (SftpFileStore store = new SftpFileStore(SERVER.passwordUser(folder, knownHosts()))) {
+            FileStore.Staged staged =
+                    store.stage(Files.writeString(local.resolve("l"), "linked\n"), "t/l.csv");
+            Path temp = onServer.resolve(staged.token().substring(folder.length() + 1));
+            Files.createDirectories(onServer.resolve("t"));
+            Files.createLink(onServer.resolve("t/l.csv"), temp); // the first attempt's link
+
+            assertThat(store.publish(staged)).isFalse();
+            assertThat(onServer.resolve("t/l.csv")).hasContent("linked");
+            assertThat(temp).doesNotExist();
+            assertThat(store.list("t/")).containsExactly("t/l.csv");
+        }
+    }
+
     @Test
     void aKeyUserLogsInWithAnEncryptedOpenSshPrivateKey() throws Exception {
         try (SftpFileStore store =

@@ -4,13 +4,17 @@ import io.skippr.config.Secret;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.CopyOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PublicKey;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
@@ -19,6 +23,8 @@ import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceW
 import org.apache.sshd.common.file.virtualfs.VirtualFileSystemFactory;
 import org.apache.sshd.common.keyprovider.KeyPairProvider;
 import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.session.ServerSession;
+import org.apache.sshd.sftp.server.SftpEventListener;
 import org.apache.sshd.sftp.server.SftpSubsystemFactory;
 
 /**
@@ -40,6 +46,7 @@ public final class TestSftpServer {
     private final Path files;
     private final Path privateKeyFile;
     private final PublicKey hostKey;
+    private final Map<String, Runnable> beforeNaming = new ConcurrentHashMap<>();
 
     private TestSftpServer() throws IOException, GeneralSecurityException {
         Path home = Files.createTempDirectory("skippr-sftp-");
@@ -68,9 +75,42 @@ public final class TestSftpServer {
                 (name, key, session) ->
                         KEY_USER.equals(name) && KeyUtils.compareKeys(key, user.getPublic()));
         server.setKeyboardInteractiveAuthenticator(null);
-        server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
+        SftpSubsystemFactory sftp = new SftpSubsystemFactory();
+        sftp.addSftpEventListener(
+                new SftpEventListener() {
+                    @Override
+                    public void linking(
+                            ServerSession session, Path link, Path existing, boolean symLink) {
+                        naming(link); // MINA passes the new name first
+                    }
+
+                    @Override
+                    public void moving(
+                            ServerSession session,
+                            Path source,
+                            Path target,
+                            Collection<CopyOption> options) {
+                        naming(target);
+                    }
+                });
+        server.setSubsystemFactories(List.of(sftp));
         server.setFileSystemFactory(new VirtualFileSystemFactory(files));
         server.start();
+    }
+
+    private void naming(Path target) {
+        Runnable action = beforeNaming.remove(String.valueOf(target.getFileName()));
+        if (action != null) {
+            action.run();
+        }
+    }
+
+    /**
+     * Runs {@code action} on the server, once, when it is about to link or rename a file to a name
+     * whose last part is {@code fileName}: another writer that gets there first.
+     */
+    void beforeNaming(String fileName, Runnable action) {
+        beforeNaming.put(fileName, action);
     }
 
     private static KeyPair rsa() throws GeneralSecurityException {
