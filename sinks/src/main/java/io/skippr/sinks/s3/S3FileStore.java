@@ -82,12 +82,25 @@ public final class S3FileStore implements FileStore {
         return S3Errors.failure(action, permission, bucket, connection.endpoint(), e);
     }
 
+    /**
+     * The user metadata (without {@code x-amz-meta-}) holding the SHA-256 of the object's content,
+     * which the multipart upload sets and a replayed publish compares: ETags are MD5s only without
+     * SSE-KMS and SSE-C.
+     */
+    static final String SHA256 = "skippr-sha256";
+
     @Override
     public Staged stage(Path local, String key) throws IOException {
+        String sha256 = sha256(local);
+        long size = Files.size(local);
         String uploadId;
         try {
             uploadId =
-                    client().createMultipartUpload(b -> b.bucket(bucket).key(root + key))
+                    client().createMultipartUpload(
+                                    b ->
+                                            b.bucket(bucket)
+                                                    .key(root + key)
+                                                    .metadata(java.util.Map.of(SHA256, sha256)))
                             .uploadId();
         } catch (SdkException e) {
             throw failure("starting the upload of " + url(key), "s3:PutObject", e);
@@ -95,11 +108,27 @@ public final class S3FileStore implements FileStore {
         try {
             List<String> etags = uploadParts(local, key, uploadId);
             Files.deleteIfExists(local);
-            return new Staged(key, new MultipartToken(uploadId, etags).encode());
+            return new Staged(key, new MultipartToken(uploadId, sha256, size, etags).encode());
         } catch (IOException | RuntimeException e) {
             abortQuietly(key, uploadId, e);
             throw e;
         }
+    }
+
+    private static String sha256(Path local) throws IOException {
+        java.security.MessageDigest digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+        try (InputStream in = Files.newInputStream(local)) {
+            byte[] buffer = new byte[64 * 1024];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
     }
 
     private List<String> uploadParts(Path local, String key, String uploadId) throws IOException {
@@ -147,10 +176,11 @@ public final class S3FileStore implements FileStore {
     /**
      * Completes the staged upload with {@code If-None-Match: *}, so it never replaces an object
      * already under the key (S3 and S3Proxy 4.1 answer 412 instead). A key that holds an object is
-     * this very file when its ETag is the one S3 gives the completed upload (the MD5 of the parts'
-     * MD5s, "-" and the part count): then it is a replayed commit, and the answer is false. Any
-     * other object under the key is a committed file of its own: the publish fails, naming both,
-     * and leaves it as it is.
+     * this very file when the object's {@value #SHA256} metadata is the staged content's SHA-256
+     * and its size the staged size (set by {@link #stage}; an ETag is the content's MD5 only
+     * without SSE-KMS and SSE-C): then it is a replayed commit, and the answer is false. Any other
+     * object under the key is a committed file of its own: the publish fails, naming both, and
+     * leaves it as it is. A token an earlier Skippr staged (no SHA-256) is compared by ETag.
      */
     @Override
     public boolean publish(Staged staged) throws IOException {
@@ -197,24 +227,36 @@ public final class S3FileStore implements FileStore {
     }
 
     /**
-     * False when the object under {@code key} is the staged file (its ETag is the completed
-     * upload's), aborting the upload if it is still open; else fails, leaving the object intact.
+     * False when the object under {@code key} is the staged file (same SHA-256 metadata and size;
+     * for a version 1 token, the completed upload's ETag), aborting the upload if it is still open;
+     * else fails, leaving the object intact.
      */
     private boolean alreadyThere(String key, MultipartToken token, boolean open)
             throws IOException {
-        String expected = MultipartToken.completedEtag(token.etags());
         String found;
+        String foundSha256;
         long size;
         try {
             var head = client().headObject(b -> b.bucket(bucket).key(root + key));
             found = head.eTag() == null ? "" : head.eTag().replace("\"", "");
+            foundSha256 = head.hasMetadata() ? head.metadata().get(SHA256) : null;
             size = head.contentLength() == null ? -1 : head.contentLength();
         } catch (SdkException e) {
             throw failure("looking up " + url(key), "s3:GetObject", e);
         }
-        if (expected == null || expected.equals(found)) {
-            // expected is null only where the part ETags are no MD5s (SSE-KMS, SSE-C): the key
-            // holding an object is then taken as the replay it almost always is
+        boolean same;
+        String expected;
+        if (token.sha256() != null) {
+            same = token.sha256().equals(foundSha256) && token.size() == size;
+            expected = "SHA-256 " + token.sha256() + ", " + token.size() + " bytes";
+        } else {
+            String etag = MultipartToken.completedEtag(token.etags());
+            // an earlier Skippr's token: where its part ETags are no MD5s (SSE-KMS, SSE-C) there
+            // is nothing to compare, and the object is taken for the replay it almost always is
+            same = etag == null || etag.equals(found);
+            expected = "ETag " + etag;
+        }
+        if (same) {
             if (open) {
                 discard(new Staged(key, token.encode()));
             }
@@ -225,9 +267,10 @@ public final class S3FileStore implements FileStore {
                         + url(key)
                         + ": it already holds a committed object (ETag "
                         + found
+                        + (foundSha256 == null ? "" : ", SHA-256 " + foundSha256)
                         + ", "
                         + size
-                        + " bytes) that is not the staged file (ETag "
+                        + " bytes) that is not the staged file ("
                         + expected
                         + "), and a publish never replaces a committed file. A file name was used"
                         + " twice, or something else wrote under the sink's prefix; the object is"

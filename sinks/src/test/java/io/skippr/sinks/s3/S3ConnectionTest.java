@@ -37,8 +37,13 @@ class S3ConnectionTest {
 
     @Test
     void aMultipartTokenRoundTripsAndAForeignOneIsRefused() throws IOException {
-        MultipartToken token = new MultipartToken("up.id~1", List.of("\"e1\"", "\"e2\""));
+        MultipartToken token =
+                new MultipartToken("up.id~1", "ab12", 77, List.of("\"e1\"", "\"e2\""));
+        assertThat(token.encode()).isEqualTo("s3-multipart-2\nup.id~1\nab12\n77\n\"e1\"\n\"e2\"");
         assertThat(MultipartToken.decode(token.encode(), "s3://b/k")).isEqualTo(token);
+        // a checkpoint taken by an earlier Skippr holds version 1 tokens: no checksum, no size
+        assertThat(MultipartToken.decode("s3-multipart-1\nup\n\"e1\"", "s3://b/k"))
+                .isEqualTo(new MultipartToken("up", null, -1, List.of("\"e1\"")));
         assertThatThrownBy(() -> MultipartToken.decode("/tmp/x", "s3://b/k"))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("s3://b/k")

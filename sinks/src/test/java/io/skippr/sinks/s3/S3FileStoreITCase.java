@@ -8,6 +8,7 @@ import io.skippr.sinks.files.FileStoreContract;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +58,65 @@ class S3FileStoreITCase extends FileStoreContract {
             assertThat(store.publish(staged)).isFalse();
             assertThat(restored.publish(new FileStore.Staged("t/r", staged.token()))).isFalse();
             assertThat(restored.get("t/r")).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * {@code token} with each part ETag replaced by {@code etag} (SSE-KMS gives parts ETags that
+     * are no MD5 of their bytes, SSE-C ones S3 documents as opaque): what a replay holds there.
+     */
+    private static String withPartEtags(String token, String etag) throws IOException {
+        int parts = MultipartToken.decode(token, "t").etags().size();
+        List<String> lines = new java.util.ArrayList<>(List.of(token.split("\n", -1)));
+        for (int i = lines.size() - parts; i < lines.size(); i++) {
+            lines.set(i, etag);
+        }
+        return String.join("\n", lines);
+    }
+
+    /**
+     * A commit replayed after its publish succeeded is recognised by the content, not the ETag:
+     * with part ETags that are no MD5s (as under SSE-KMS), the object under the key is still found
+     * to be the staged file, and the publish reports false.
+     */
+    @Test
+    void aReplayIsRecognisedWhereThePartEtagsAreNoMd5s() throws Exception {
+        try (S3FileStore store = (S3FileStore) open()) {
+            Path f = file("kms", 5000);
+            byte[] expected = Files.readAllBytes(f);
+            FileStore.Staged staged = store.stage(f, "t/kms.jsonl");
+            assertThat(store.publish(staged)).isTrue();
+
+            String kms = withPartEtags(staged.token(), "\"0123456789abcdef0123456789abcdef\"");
+            assertThat(store.publish(new FileStore.Staged("t/kms.jsonl", kms))).isFalse();
+            assertThat(store.get("t/kms.jsonl")).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Where the part ETags say nothing (opaque, as under SSE-C), an object of the same size but
+     * other bytes under the key is not taken for the replay: the publish fails, naming both
+     * checksums, and the committed object stays as it is.
+     */
+    @Test
+    void anotherObjectOfTheSameSizeIsRefusedWhereThePartEtagsAreOpaque() throws Exception {
+        try (S3FileStore store = (S3FileStore) open()) {
+            Path first = file("c1", 3000);
+            byte[] committed = Files.readAllBytes(first);
+            assertThat(store.publish(store.stage(first, "t/c.jsonl"))).isTrue();
+            byte[] other = committed.clone();
+            other[0] ^= 1;
+            FileStore.Staged staged =
+                    store.stage(Files.write(local.resolve("c2"), other), "t/c.jsonl");
+            store.discard(staged); // its upload gone, as after a lifecycle rule or a replay
+            String opaque = withPartEtags(staged.token(), "\"opaque-part-tag\"");
+
+            assertThatThrownBy(() -> store.publish(new FileStore.Staged("t/c.jsonl", opaque)))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("refusing to publish s3://")
+                    .hasMessageContaining("t/c.jsonl: it already holds a committed object")
+                    .hasMessageContaining("3000 bytes) that is not the staged file");
+            assertThat(store.get("t/c.jsonl")).isEqualTo(committed);
         }
     }
 
