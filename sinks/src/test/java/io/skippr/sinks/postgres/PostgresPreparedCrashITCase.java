@@ -265,6 +265,138 @@ class PostgresPreparedCrashITCase {
         assertThat(prepared()).isEmpty();
     }
 
+    /** A second stream, read by subtask 0 only: ids [0, 20). */
+    private static final io.skippr.core.record.StreamSchema REFUNDS =
+            new io.skippr.core.record.StreamSchema(
+                    "refunds", PostgresCommitterITCase.ORDERS.columns(), List.of("id"), "id");
+
+    private static io.skippr.core.record.Row refund(long id) {
+        String position = "refunds#" + id + "#" + (id * 10);
+        return new io.skippr.core.record.Row(
+                "refunds",
+                REFUNDS.version(),
+                Operation.INSERT,
+                new Object[] {id, (int) id * 10},
+                position,
+                SkipprId.of("refunds", position),
+                1_700_000_000_000_000L);
+    }
+
+    /** The committed position of {@code stream}, or null. */
+    private static Long position(SqlSinkSettings settings, String stream) {
+        String p = SqlSinks.committedPositions(settings).get(stream);
+        return p == null ? null : Long.parseLong(p);
+    }
+
+    /**
+     * {@link #run} with stream refunds as well, read by subtask 0 after its orders, each stream
+     * from its committed position.
+     */
+    private void runWithRefunds(SqlSinkSettings settings, Stop stop) throws Exception {
+        Long orders = position(settings, "orders");
+        Long refunds = position(settings, "refunds");
+        List<SqlCommittable> all = new ArrayList<>();
+        for (int subtask = 0; subtask < 2; subtask++) {
+            try (SqlStagingWriter writer =
+                    new SqlStagingWriter(
+                            settings,
+                            subtask,
+                            2,
+                            OptionalLong.empty(),
+                            List.of(),
+                            FailPoint.NONE)) {
+                writer.write(new SchemaChange(PostgresCommitterITCase.ORDERS), null);
+                for (long id = subtask * 50L; id < subtask * 50L + 50; id++) {
+                    if (orders == null || id > orders) {
+                        writer.write(row(id, (int) id * 10, Operation.INSERT), null);
+                    }
+                }
+                if (subtask == 0) {
+                    writer.write(new SchemaChange(REFUNDS), null);
+                    for (long id = 0; id < 20; id++) {
+                        if (refunds == null || id > refunds) {
+                            writer.write(refund(id), null);
+                        }
+                    }
+                }
+                all.addAll(writer.prepareCommit());
+            }
+        }
+        FailPoint fails = stop == null ? FailPoint.NONE : committerFails(stop);
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN, fails)) {
+            commit(fails.around(committer), all);
+        }
+    }
+
+    /** count, distinct _skippr_id, and an MD5 over id, amount and _skippr_id of refunds. */
+    private List<String> refundsChecksum() throws SQLException {
+        return TestPg.one(
+                "SELECT count(*), count(DISTINCT _skippr_id), md5(coalesce(string_agg(id || ','"
+                        + " || amount || ',' || _skippr_id, ';' ORDER BY id), '')) FROM "
+                        + pg.table("refunds"));
+    }
+
+    private static List<String> refundsExpected() throws Exception {
+        List<String> parts = new ArrayList<>();
+        for (long id = 0; id < 20; id++) {
+            String position = "refunds#" + id + "#" + (id * 10);
+            parts.add(id + "," + (id * 10) + "," + SkipprId.of("refunds", position));
+        }
+        byte[] md5 =
+                MessageDigest.getInstance("MD5")
+                        .digest(String.join(";", parts).getBytes(StandardCharsets.UTF_8));
+        return List.of("20", "20", HexFormat.of().formatHex(md5));
+    }
+
+    /**
+     * A subtask whose streams were partly staged: subtask 0 loads orders straight into the target
+     * in its prepared transaction, with its marker row (positions of orders and refunds), while its
+     * refunds rows are staged (their target's id column is numeric, wider than the stream's) and
+     * move in the commit's own transaction, committed last. Stopped after subtask 0's COMMIT
+     * PREPARED, the marker row says refunds is loaded up to id 19 while no refund is visible: the
+     * one state a reader can see in which a marker is ahead of its rows. The run is decided, so the
+     * next start commits the commit's own transaction before anything reads a position: the refunds
+     * appear, once each, and a rerun from the committed positions adds nothing to either stream
+     * (count and checksum).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(names = {"BETWEEN_THE_COMMIT_PREPAREDS", "AFTER_THE_LAST_COMMIT_PREPARED"})
+    void aPartlyStagedSubtasksRowsFollowItsMarkerAtTheNextStartBeforeAnyPositionIsRead(Stop stop)
+            throws Exception {
+        SqlSinkSettings settings = pg.prepare(pipeline, true, WriteMode.APPEND);
+        TestPg.exec(
+                "CREATE TABLE "
+                        + pg.table("refunds")
+                        + " (id numeric, amount integer, _skippr_id text,"
+                        + " _skippr_synced_at timestamptz)");
+        assertThatThrownBy(() -> runWithRefunds(settings, stop))
+                .hasMessageContaining("injected failure");
+
+        assertThat(
+                        TestPg.one(
+                                "SELECT positions::json->'refunds'->>'value' FROM "
+                                        + pg.table("_skippr_commits")
+                                        + " WHERE pipeline = '"
+                                        + pipeline
+                                        + "' AND subtask = 0"))
+                .as("stopped " + stop + ": subtask 0's marker row, committed")
+                .containsExactly("19");
+        assertThat(refundsChecksum().get(0)).as("its staged refunds, not yet").isEqualTo("0");
+        assertThat(prepared()).as("the commit's own transaction").isNotEmpty();
+
+        SqlSinkSettings next = pg.prepare(pipeline, true, WriteMode.APPEND);
+        assertThat(prepared()).as("the next start finished the run").isEmpty();
+        assertThat(refundsChecksum()).as("at the next start").isEqualTo(refundsExpected());
+        assertThat(next.run()).isEqualTo(settings.run() + 1);
+
+        runWithRefunds(next, null);
+        assertThat(checksum()).as("a rerun: orders").isEqualTo(expected());
+        assertThat(refundsChecksum()).as("a rerun: refunds").isEqualTo(refundsExpected());
+        assertThat(SqlSinks.committedPositions(pg.prepare(pipeline, true, WriteMode.APPEND)))
+                .containsEntry("orders", "99")
+                .containsEntry("refunds", "19");
+    }
+
     /**
      * A prepared transaction that someone else rolls back while the run commits (a DBA, a second
      * process of the same pipeline): its COMMIT PREPARED finds nothing, the commit fails naming it,
