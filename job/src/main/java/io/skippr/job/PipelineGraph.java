@@ -184,9 +184,12 @@ public final class PipelineGraph {
                 probed.process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
                         .uid(uid(name, sinkRole + "/count"))
                         .name(uid(name, sinkRole + "/count"));
-        sink.addTo(counted, uid(name, sinkRole));
         java.util.List<SkipprSink> sinks = new java.util.ArrayList<>(java.util.List.of(sink));
 
+        // The deadletter sink goes first: in a bounded run the data sink commits (its data and
+        // positions) only once the deadletter sink committed, so no run moves its positions past
+        // a record whose deadletter was not kept (DESIGN §6).
+        DataStream<Long> deadlettersCommitted = null;
         if (run.deadletterSink() == null) {
             deadletters
                     .sinkTo(new DiscardedDeadletters())
@@ -196,24 +199,28 @@ public final class PipelineGraph {
         } else {
             ResolvedSettings dl = run.deadletterSink();
             String role = "deadletters/" + dl.entry().name();
+            long dataRun = sink.nextRun();
             DataStream<SourceRecord> rows =
                     deadletters
-                            .flatMap(new DeadletterRows(), SerializerTypeInfo.SOURCE_RECORD)
+                            .flatMap(new DeadletterRows(dataRun), SerializerTypeInfo.SOURCE_RECORD)
                             .uid(uid(name, role + "/rows"))
                             .name(uid(name, role + "/rows"));
             SkipprSink deadletterSink =
                     Connectors.sink(dl.entry().kind().name())
                             .create(
                                     new SinkContext(
-                                            name,
-                                            dl.entry().name(),
-                                            dl,
-                                            request.once(),
-                                            request.stateDir(),
-                                            "append"));
-            deadletterSink.addTo(rows, uid(name, role));
+                                                    name,
+                                                    dl.entry().name(),
+                                                    dl,
+                                                    request.once(),
+                                                    request.stateDir(),
+                                                    "append",
+                                                    request.failPoint().forDeadletterSink())
+                                            .deadletters(dataRun));
+            deadlettersCommitted = deadletterSink.addTo(rows, uid(name, role), null);
             sinks.add(deadletterSink);
         }
+        sink.addTo(counted, uid(name, sinkRole), deadlettersCommitted);
         return new Built(
                 () -> sinks.forEach(SkipprSink::afterRun),
                 request.once() || !appends ? () -> 0 : sink::rowsAfterPositions,
@@ -244,7 +251,7 @@ public final class PipelineGraph {
                                     request.once(),
                                     request.stateDir(),
                                     mode,
-                                    request.failPoint()));
+                                    request.failPoint().forDataSink()));
         }
         ResolvedSettings sink = run.dataSink();
         return Connectors.sink(sink.entry().kind().name())
@@ -256,7 +263,7 @@ public final class PipelineGraph {
                                 request.once(),
                                 request.stateDir(),
                                 mode,
-                                request.failPoint(),
+                                request.failPoint().forDataSink(),
                                 run.schemaSink()));
     }
 }

@@ -1,6 +1,7 @@
 package io.skippr.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.skippr.config.Config;
 import io.skippr.core.spi.FailPoint;
@@ -24,6 +25,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** File pipelines through the real job graph: WAL store, LocalFile sink, deadletters, recovery. */
 class PipelineFilesITCase {
@@ -157,6 +160,138 @@ class PipelineFilesITCase {
         assertThat((String) deadletter.get(5)).endsWith("a.csv#5");
         assertThat((String) deadletter.get(6)).contains("one field too many");
         assertThat(deadletter.get(7)).isEqualTo(true);
+    }
+
+    /**
+     * Passes when a {@code --once} run whose data commit, or whose deadletter commit, fails for
+     * good, followed by a clean rerun, leaves each row once in the data sink and each deadletter
+     * once in the deadletter sink, JSONL files or a DuckDB table: the deadletter sink commits
+     * first, the data sink (rows and positions) only after it, and a rerun of the same data run
+     * replaces the deadletters the failed one committed.
+     */
+    @ParameterizedTest(name = "{0} fails, deadletters in {1}")
+    @CsvSource({
+        "BEFORE_COMMIT, jsonl",
+        "BEFORE_COMMIT, duckdb",
+        "DEADLETTER_BEFORE_COMMIT, jsonl",
+        "DEADLETTER_BEFORE_COMMIT, duckdb"
+    })
+    void aOnceRunWhoseCommitFailsForGoodThenARerunKeepEachDeadletterOnce(
+            FailPoint.Stage stage, String deadletters) throws Exception {
+        ShopFiles.write(dir.resolve("in"), "a.csv", 1, 501, 3);
+        Config cfg =
+                config(
+                        """
+                pipelines:
+                  orders:
+                    data_source: data_sources.shop
+                    data_sink: data_sinks.out
+                    deadletter_sink: deadletter_sinks.rejects
+                data_sources:
+                  shop:
+                    LocalFile: {path: in/*.csv, format: csv, stream: orders}
+                data_sinks:
+                  out:
+                    LocalFile: {path: out}
+                deadletter_sinks:
+                  rejects:
+                """
+                                + (deadletters.equals("jsonl")
+                                        ? "    LocalFile: {path: rejects, format: jsonl}\n"
+                                        : "    DuckDB: {path: rejects.duckdb}\n"));
+        StreamExecutionEnvironment failing = env(false);
+        PipelineGraph.build(failing, request(cfg, true, FailPoint.throwAlways(stage, 1)));
+        assertThatThrownBy(() -> failing.execute("a commit fails for good"))
+                .hasStackTraceContaining(
+                        "injected failure: " + FailPoint.Stage.BEFORE_COMMIT.label() + " #1");
+        assertThat(new CommitLog(dir.resolve("out")).committedFiles())
+                .as("the data sink committed nothing")
+                .isEmpty();
+        assertThat(new CommitLog(dir.resolve("out")).positions())
+                .as("the source positions did not move")
+                .isEmpty();
+        assertThat(deadletters(deadletters))
+                .as("the deadletter sink committed before the data sink's commit failed")
+                .hasSize(stage == FailPoint.Stage.BEFORE_COMMIT ? 3 : 0);
+
+        StreamExecutionEnvironment rerun = env(false);
+        PipelineGraph.build(rerun, request(cfg, true, FailPoint.NONE));
+        var counters = Progress.byStream(rerun.execute("the rerun").getAllAccumulatorResults());
+        assertThat(counters.get("orders"))
+                .containsEntry("written", 500L)
+                .containsEntry("deadlettered", 3L);
+        assertThat(
+                        one(
+                                "SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
+                                        + files(dir.resolve("out"))
+                                        + ")"))
+                .containsExactly(
+                        500L, 500L, BigDecimal.valueOf(ShopFiles.idSum(1, 501)).toBigInteger());
+        String file = dir.resolve("in").resolve("a.csv").toString();
+        assertThat(deadletters(deadletters))
+                .as("each deadletter once, of data run 1")
+                .containsExactly(
+                        file + "#5 transform UndecodableRecord 1",
+                        file + "#6 transform UndecodableRecord 1",
+                        file + "#7 transform UndecodableRecord 1");
+    }
+
+    /**
+     * The deadletters the sink holds, one line each ({@code source_position stage error_class
+     * data_run}), sorted: every JSONL file in its folder (committed or not), or its DuckDB table.
+     */
+    private List<String> deadletters(String kind) throws Exception {
+        String select =
+                "SELECT source_position || ' ' || stage || ' ' || error_class || ' ' || data_run"
+                        + " FROM ";
+        List<String> out = new ArrayList<>();
+        if (kind.equals("jsonl")) {
+            Path root = dir.resolve("rejects").resolve("skippr_deadletters");
+            if (!Files.isDirectory(root)) {
+                return out;
+            }
+            List<String> jsonl;
+            try (var walk = Files.walk(root)) {
+                jsonl =
+                        walk.filter(f -> f.toString().endsWith(".jsonl"))
+                                .map(f -> "'" + f + "'")
+                                .toList();
+            }
+            if (jsonl.isEmpty()) {
+                return out;
+            }
+            select += "read_json([" + String.join(",", jsonl) + "], format = 'newline_delimited')";
+            try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+                    ResultSet rs = db.createStatement().executeQuery(select)) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        } else {
+            Path file = dir.resolve("rejects.duckdb");
+            if (!Files.exists(file)) {
+                return out;
+            }
+            try (Connection db = DriverManager.getConnection("jdbc:duckdb:" + file);
+                    ResultSet tables =
+                            db.createStatement()
+                                    .executeQuery(
+                                            "SELECT count(*) FROM information_schema.tables"
+                                                    + " WHERE table_name = 'skippr_deadletters'")) {
+                tables.next();
+                if (tables.getLong(1) == 0) {
+                    return out;
+                }
+                try (ResultSet rs =
+                        db.createStatement().executeQuery(select + "main.skippr_deadletters")) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
     }
 
     @Test

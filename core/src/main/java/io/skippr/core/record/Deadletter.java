@@ -22,6 +22,9 @@ public record Deadletter(
     public static final String TRANSFORM = "transform";
     public static final String LOAD = "load";
 
+    /** The column of the data run a deadletter belongs to ({@link #toRow}). */
+    public static final String DATA_RUN = "data_run";
+
     /** The stream deadletters are written as, in a deadletter sink. */
     public static final String STREAM = "skippr_deadletters";
 
@@ -37,11 +40,18 @@ public record Deadletter(
                             Column.of("error_message", DataType.STRING),
                             Column.of("failed_at", DataType.TIMESTAMP_TZ),
                             Column.of("source_position", DataType.STRING),
-                            Column.of("payload", DataType.STRING)),
+                            Column.of("payload", DataType.STRING),
+                            Column.of(DATA_RUN, DataType.INT64)),
                     List.of());
 
-    /** This deadletter as a row of {@link #SCHEMA}, identified by its failure. */
-    public Row toRow() {
+    /**
+     * This deadletter as a row of {@link #SCHEMA}, identified by its failure.
+     *
+     * @param dataRun the data sink's run the deadletter belongs to ({@code data_run}): a deadletter
+     *     sink's bounded commit replaces the deadletters an earlier attempt of the same data run
+     *     left, so a run that is repeated because its data did not commit adds none twice
+     */
+    public Row toRow(long dataRun) {
         Object[] values = {
             pipeline,
             stream,
@@ -50,7 +60,8 @@ public record Deadletter(
             errorMessage,
             java.time.Instant.EPOCH.plus(failedAtMicros, java.time.temporal.ChronoUnit.MICROS),
             position,
-            payload
+            payload,
+            dataRun
         };
         String id = SkipprId.of(STREAM, stream + "\u0000" + position + "\u0000" + stage);
         return new Row(

@@ -18,8 +18,9 @@ import org.apache.flink.api.connector.sink2.Committer;
  * would: no shutdown hook, no cancel, no final checkpoint.
  *
  * <p>From the command line: {@code -Dskippr.failpoint=<stage>[:<nth>]}, which halts; stages are
- * {@code mid-batch}, {@code before-commit} and {@code after-commit}, and for PostgreSQL's prepared
- * path {@code after-prepare}, {@code before-commit-prepared} and {@code after-commit-prepared}.
+ * {@code mid-batch}, {@code before-commit} and {@code after-commit}, for PostgreSQL's prepared path
+ * {@code after-prepare}, {@code before-commit-prepared} and {@code after-commit-prepared}, and
+ * {@code deadletter-before-commit} for the deadletter sink.
  *
  * @param stage where it fires; null for {@link #NONE}
  * @param nth fire the nth time a component reaches the stage (rows for mid-batch, commits else)
@@ -60,7 +61,12 @@ public record FailPoint(Stage stage, long nth, Action action, String marker)
          */
         BEFORE_COMMIT_PREPARED,
         /** PostgreSQL's prepared path: after the run's nth {@code COMMIT PREPARED}. */
-        AFTER_COMMIT_PREPARED;
+        AFTER_COMMIT_PREPARED,
+        /**
+         * The deadletter sink's {@link #BEFORE_COMMIT}: its deadletters are staged, its commit (and
+         * so the data sink's, which waits for it in a bounded run) not begun.
+         */
+        DEADLETTER_BEFORE_COMMIT;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -99,8 +105,8 @@ public record FailPoint(Stage stage, long nth, Action action, String marker)
                         + "="
                         + spec
                         + ": expected mid-batch, before-commit, after-commit, after-prepare,"
-                        + " before-commit-prepared or after-commit-prepared, optionally followed"
-                        + " by :<n>");
+                        + " before-commit-prepared, after-commit-prepared or"
+                        + " deadletter-before-commit, optionally followed by :<n>");
     }
 
     /** The fail point of this JVM's command line, or {@link #NONE}. */
@@ -110,6 +116,18 @@ public record FailPoint(Stage stage, long nth, Action action, String marker)
 
     public boolean at(Stage at) {
         return stage == at;
+    }
+
+    /** The fail point of a pipeline's data sink: none if this one is the deadletter sink's. */
+    public FailPoint forDataSink() {
+        return stage == Stage.DEADLETTER_BEFORE_COMMIT ? NONE : this;
+    }
+
+    /** The fail point of a pipeline's deadletter sink: its own stage as the sink's, or none. */
+    public FailPoint forDeadletterSink() {
+        return stage == Stage.DEADLETTER_BEFORE_COMMIT
+                ? new FailPoint(Stage.BEFORE_COMMIT, nth, action, marker)
+                : NONE;
     }
 
     /** Counts how often one component reached the fail point's stage; one per component. */

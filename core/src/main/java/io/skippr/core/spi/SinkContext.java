@@ -14,6 +14,9 @@ import java.nio.file.Path;
  * @param writeMode append, merge or replace
  * @param failPoint a failure to inject, for recovery tests; {@link FailPoint#NONE} in real runs
  * @param schemaSink the resolved settings of the schema sink the data sink links, or null
+ * @param deadletterRun for a deadletter sink, the data sink's run whose deadletters it takes
+ *     ({@link SkipprSink#nextRun}): a bounded commit replaces the deadletters an earlier attempt of
+ *     that data run committed; 0 for any other sink
  */
 public record SinkContext(
         String pipeline,
@@ -23,7 +26,20 @@ public record SinkContext(
         Path stateDir,
         String writeMode,
         FailPoint failPoint,
-        ResolvedSettings schemaSink) {
+        ResolvedSettings schemaSink,
+        long deadletterRun) {
+
+    public SinkContext(
+            String pipeline,
+            String entry,
+            ResolvedSettings settings,
+            boolean bounded,
+            Path stateDir,
+            String writeMode,
+            FailPoint failPoint,
+            ResolvedSettings schemaSink) {
+        this(pipeline, entry, settings, bounded, stateDir, writeMode, failPoint, schemaSink, 0);
+    }
 
     public SinkContext(
             String pipeline,
@@ -33,7 +49,7 @@ public record SinkContext(
             Path stateDir,
             String writeMode,
             FailPoint failPoint) {
-        this(pipeline, entry, settings, bounded, stateDir, writeMode, failPoint, null);
+        this(pipeline, entry, settings, bounded, stateDir, writeMode, failPoint, null, 0);
     }
 
     public SinkContext(
@@ -43,7 +59,26 @@ public record SinkContext(
             boolean bounded,
             Path stateDir,
             String writeMode) {
-        this(pipeline, entry, settings, bounded, stateDir, writeMode, FailPoint.NONE, null);
+        this(pipeline, entry, settings, bounded, stateDir, writeMode, FailPoint.NONE, null, 0);
+    }
+
+    /** This context for the deadletter sink of data run {@code dataRun}. */
+    public SinkContext deadletters(long dataRun) {
+        return new SinkContext(
+                pipeline,
+                entry,
+                settings,
+                bounded,
+                stateDir,
+                writeMode,
+                failPoint,
+                schemaSink,
+                dataRun);
+    }
+
+    /** Whether this is a deadletter sink's context ({@link #deadletterRun} above 0). */
+    public boolean deadletterSink() {
+        return deadletterRun > 0;
     }
 
     /**

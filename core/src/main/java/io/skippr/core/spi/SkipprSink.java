@@ -44,7 +44,33 @@ public interface SkipprSink {
     }
 
     /** Adds the sink's operators to the graph; every operator's uid starts with {@code uid}. */
-    void addTo(DataStream<SourceRecord> records, String uid);
+    default void addTo(DataStream<SourceRecord> records, String uid) {
+        addTo(records, uid, null);
+    }
+
+    /**
+     * Adds the sink's operators to the graph; every operator's uid starts with {@code uid}. In a
+     * bounded run the sink commits only once {@code commitAfter} ended, and the stream returned
+     * ends (after one element) only once the sink committed: a pipeline's data sink commits after
+     * its deadletter sink, so data and positions never commit without their deadletters. A sink
+     * that commits as it writes (ClickHouse, Stdout: at-least-once, no positions) cannot wait; its
+     * stream ends when it wrote everything. A continuous run commits per checkpoint, both
+     * committables in the same checkpoint: nothing waits, and this returns null.
+     *
+     * @param commitAfter a stream that ends once another sink committed, or null
+     */
+    DataStream<Long> addTo(
+            DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter);
+
+    /**
+     * The data run the deadletters of this run belong to ({@code data_run}): one above the last run
+     * whose commit this sink holds, so every attempt of a run gets the same number until one
+     * commits. 1 for a sink that commits no positions (it reads its source from the start in every
+     * run, so each run's deadletters replace the last one's).
+     */
+    default long nextRun() {
+        return 1;
+    }
 
     /**
      * Called by the process that ran the job once it ended, whether it succeeded, failed or was

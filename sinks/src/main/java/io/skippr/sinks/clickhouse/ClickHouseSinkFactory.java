@@ -6,6 +6,7 @@ import io.skippr.core.spi.RowCheck;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.bounded.BoundedSinkTopology;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.slf4j.Logger;
@@ -26,14 +27,19 @@ public final class ClickHouseSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("ClickHouse");
-        return sink(ClickHouseSettings.of(context.settings()), context.failPoint());
+        return sink(
+                ClickHouseSettings.of(context.settings()), context.failPoint(), context.bounded());
+    }
+
+    static SkipprSink sink(ClickHouseSettings settings, FailPoint failPoint) {
+        return sink(settings, failPoint, false);
     }
 
     /**
      * Checks that the server answers and takes the login, creates the database if needed, and
      * returns the sink; so a wrong host or password fails before the job starts.
      */
-    static SkipprSink sink(ClickHouseSettings settings, FailPoint failPoint) {
+    static SkipprSink sink(ClickHouseSettings settings, FailPoint failPoint, boolean bounded) {
         ClickHouseHttp http = new ClickHouseHttp(settings);
         try {
             String version = http.query("SELECT version()").strip();
@@ -60,9 +66,20 @@ public final class ClickHouseSinkFactory implements SinkFactory {
                 return new ClickHouseLimits();
             }
 
+            /**
+             * Inserts as it writes, so it cannot wait for another sink; as a deadletter sink its
+             * stream ends once every row was sent, and the table folds copies by {@code
+             * _skippr_id}.
+             */
             @Override
-            public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new ClickHouseSink(settings, failPoint)).uid(uid).name(uid);
+            public DataStream<Long> addTo(
+                    DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
+                ClickHouseSink sink = new ClickHouseSink(settings, failPoint);
+                if (bounded) {
+                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
+                }
+                records.sinkTo(sink).uid(uid).name(uid);
+                return null;
             }
         };
     }

@@ -40,6 +40,6 @@ public final class DuckDbSinkFactory implements SinkFactory {
                         context.bounded(),
                         WriteMode.of(context.writeMode())),
                 new DuckDbRowCheck(),
-                context.failPoint());
+                context);
     }
 }

@@ -59,8 +59,8 @@ public final class CommitLog {
     }
 
     /**
-     * One subtask's commit: its record's key, its files' keys, and per stream the highest cursor
-     * value among them.
+     * One subtask's commit: its record's key, its files' keys, per stream the highest cursor value
+     * among them, and, for a deadletter sink, the data run its deadletters belong to (else 0).
      */
     public record Commit(
             String record,
@@ -70,7 +70,8 @@ public final class CommitLog {
             int parallelism,
             List<String> files,
             Map<String, Long> rows,
-            Map<String, String> positions) {}
+            Map<String, String> positions,
+            long deadletterRun) {}
 
     public List<Commit> commits() {
         try {
@@ -233,6 +234,15 @@ public final class CommitLog {
 
     /** Records the commit of {@code files}, unless a record with this key exists. */
     public void record(String key, Collection<StagedFile> files) throws IOException {
+        record(key, files, 0);
+    }
+
+    /**
+     * Records the commit of {@code files} of a deadletter sink that takes data run {@code
+     * deadletterRun}'s deadletters (0: a data sink), unless a record with this key exists.
+     */
+    public void record(String key, Collection<StagedFile> files, long deadletterRun)
+            throws IOException {
         if (pipeline == null) {
             throw new IllegalStateException("a log of every pipeline's commits cannot record");
         }
@@ -246,6 +256,9 @@ public final class CommitLog {
         doc.put("bounded", first.bounded());
         doc.put("subtask", first.subtask());
         doc.put("parallelism", first.parallelism());
+        if (deadletterRun > 0) {
+            doc.put("deadletter_run", deadletterRun);
+        }
         ArrayNode list = doc.putArray("files");
         ObjectNode rows = doc.putObject("rows");
         Map<String, CommittedPosition> positions = new LinkedHashMap<>();
@@ -300,6 +313,7 @@ public final class CommitLog {
                 doc.path("parallelism").asInt(1),
                 files,
                 rows,
-                positions);
+                positions,
+                doc.path("deadletter_run").asLong(0));
     }
 }

@@ -14,10 +14,16 @@ import org.apache.flink.api.connector.sink2.Committer;
 final class FileCommitter implements Committer<StagedFile> {
     private final FileStore store;
     private final CommitLog log;
+    private final long deadletterRun;
 
-    FileCommitter(FileStore store, String pipeline) {
+    /**
+     * @param deadletterRun for a deadletter sink, the data run its deadletters belong to, recorded
+     *     with each commit; 0 for a data sink
+     */
+    FileCommitter(FileStore store, String pipeline, long deadletterRun) {
         this.store = store;
         this.log = new CommitLog(store, pipeline);
+        this.deadletterRun = deadletterRun;
     }
 
     /**
@@ -36,7 +42,7 @@ final class FileCommitter implements Committer<StagedFile> {
             committed.add(file);
         }
         if (!committed.isEmpty()) {
-            log.record(CommitLog.keyOf(committed), committed);
+            log.record(CommitLog.keyOf(committed), committed, deadletterRun);
         }
     }
 

@@ -14,6 +14,9 @@ import java.io.Serializable;
  * @param dailyPartitions whether keys hold a Hive-style {@code dt=} folder: the UTC date the file
  *     was opened on; files roll at UTC midnight
  * @param catalog told of each file's stream schema and partition before the file is staged
+ * @param deadletterRun for a deadletter sink, the data run whose deadletters it takes, recorded
+ *     with every commit: a bounded run first removes what earlier attempts of that data run
+ *     committed ({@link FileSinks#prepare}); 0 for a data sink
  */
 public record FileSinkSettings(
         FileStore store,
@@ -25,8 +28,34 @@ public record FileSinkSettings(
         long rollBytes,
         long rollMillis,
         boolean dailyPartitions,
-        TableCatalog catalog)
+        TableCatalog catalog,
+        long deadletterRun)
         implements Serializable {
+
+    public FileSinkSettings(
+            FileStore store,
+            String pipeline,
+            long run,
+            boolean bounded,
+            FileFormat format,
+            String compression,
+            long rollBytes,
+            long rollMillis,
+            boolean dailyPartitions,
+            TableCatalog catalog) {
+        this(
+                store,
+                pipeline,
+                run,
+                bounded,
+                format,
+                compression,
+                rollBytes,
+                rollMillis,
+                dailyPartitions,
+                catalog,
+                0);
+    }
 
     public static final long DEFAULT_ROLL_BYTES = 128L * 1024 * 1024;
 
@@ -49,7 +78,8 @@ public record FileSinkSettings(
                 bytes,
                 millis,
                 dailyPartitions,
-                catalog);
+                catalog,
+                deadletterRun);
     }
 
     /** These settings, with daily {@code dt=} partitions and {@code catalog} kept in step. */
@@ -64,7 +94,24 @@ public record FileSinkSettings(
                 rollBytes,
                 rollMillis,
                 true,
-                catalog);
+                catalog,
+                deadletterRun);
+    }
+
+    /** These settings for the deadletter sink of data run {@code dataRun}. */
+    public FileSinkSettings deadletters(long dataRun) {
+        return new FileSinkSettings(
+                store,
+                pipeline,
+                run,
+                bounded,
+                format,
+                compression,
+                rollBytes,
+                rollMillis,
+                dailyPartitions,
+                catalog,
+                dataRun);
     }
 
     public CommitLog commitLog() {

@@ -8,6 +8,7 @@ import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.bounded.BoundedSinkTopology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -50,6 +51,24 @@ public final class FileSinks {
             boolean bounded,
             FileFormat format,
             String compression) {
+        return prepare(store, pipeline, bounded, format, compression, 0);
+    }
+
+    /**
+     * Settings for a new run into {@code store}, as {@link #prepare(FileStore, String, boolean,
+     * FileFormat, String)}; for the deadletter sink of data run {@code deadletterRun} (0: a data
+     * sink), a bounded run also removes the files and records of every earlier bounded run that
+     * took that data run's deadletters. Their data did not commit (a data run that commits is the
+     * last of its number), and this run deadletters the same records again: without the removal
+     * they would be there twice. The data sink commits only after this run's deadletters did.
+     */
+    public static FileSinkSettings prepare(
+            FileStore store,
+            String pipeline,
+            boolean bounded,
+            FileFormat format,
+            String compression,
+            long deadletterRun) {
         try {
             CommitLog log = new CommitLog(store, pipeline);
             long after = bounded ? log.rowsAfterPositions() : 0; // before anything is removed
@@ -63,6 +82,16 @@ public final class FileSinks {
                         store.delete(file);
                     }
                     store.delete(undone.record());
+                }
+                for (CommitLog.Commit replaced : log.effective()) {
+                    if (deadletterRun > 0
+                            && replaced.bounded()
+                            && replaced.deadletterRun() == deadletterRun) {
+                        for (String file : replaced.files()) {
+                            store.delete(file);
+                        }
+                        store.delete(replaced.record());
+                    }
                 }
             }
             long lastRun = log.lastRun();
@@ -97,7 +126,8 @@ public final class FileSinks {
                     FileSinkSettings.DEFAULT_ROLL_BYTES,
                     0,
                     false,
-                    TableCatalog.NONE);
+                    TableCatalog.NONE,
+                    deadletterRun);
         } catch (IOException e) {
             throw new FileSinkException("prepare the sink at", store, e);
         } finally {
@@ -137,7 +167,8 @@ public final class FileSinks {
                         context.pipeline(),
                         context.bounded(),
                         FileFormat.of(settings.string("format").orElse("parquet")),
-                        settings.string("compression").orElse(null))
+                        settings.string("compression").orElse(null),
+                        context.deadletterRun())
                 .rolling(rollMb * 1024 * 1024, rollSeconds * 1000);
     }
 
@@ -175,9 +206,21 @@ public final class FileSinks {
                         : RowCheck.NONE;
             }
 
+            /** One above the last run the commit log holds (after the undone ones went). */
             @Override
-            public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new TwoPhaseFileSink(settings, failPoint)).uid(uid).name(uid);
+            public long nextRun() {
+                return settings.commitLog().lastRun() + 1;
+            }
+
+            @Override
+            public DataStream<Long> addTo(
+                    DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
+                TwoPhaseFileSink sink = new TwoPhaseFileSink(settings, failPoint);
+                if (settings.bounded()) {
+                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
+                }
+                records.sinkTo(sink).uid(uid).name(uid);
+                return null;
             }
         };
     }

@@ -60,7 +60,8 @@ public final class TwoPhaseFileSink
 
     @Override
     public Committer<StagedFile> createCommitter(CommitterInitContext context) {
-        return failPoint.around(new FileCommitter(settings.store(), settings.pipeline()));
+        return failPoint.around(
+                new FileCommitter(settings.store(), settings.pipeline(), settings.deadletterRun()));
     }
 
     @Override

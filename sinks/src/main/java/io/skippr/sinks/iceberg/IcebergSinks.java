@@ -3,6 +3,7 @@ package io.skippr.sinks.iceberg;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.bounded.BoundedSinkTopology;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -96,9 +97,21 @@ public final class IcebergSinks {
                 return new IcebergLimits();
             }
 
+            /** One above the highest run the tables record: this run's own number. */
             @Override
-            public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new IcebergSink(settings, failPoint, uid)).uid(uid).name(uid);
+            public long nextRun() {
+                return settings.run();
+            }
+
+            @Override
+            public DataStream<Long> addTo(
+                    DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
+                IcebergSink sink = new IcebergSink(settings, failPoint, uid);
+                if (settings.bounded()) {
+                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
+                }
+                records.sinkTo(sink).uid(uid).name(uid);
+                return null;
             }
         };
     }

@@ -40,6 +40,6 @@ public final class PostgresSinkFactory implements SinkFactory {
                         context.bounded(),
                         WriteMode.of(context.writeMode())),
                 new PostgresRowCheck(),
-                context.failPoint());
+                context);
     }
 }

@@ -69,6 +69,7 @@ final class PreparedTransactions {
      */
     static boolean usable(SqlSinkSettings settings, Connection c) throws SQLException {
         if (!settings.bounded()
+                || settings.deadletterRun() > 0 // its commit deletes rows first: staging
                 || (settings.mode() != WriteMode.APPEND && settings.mode() != WriteMode.DEFAULT)
                 || "false".equals(System.getProperty(SWITCH))) {
             return false;

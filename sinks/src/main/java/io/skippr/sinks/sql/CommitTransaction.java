@@ -2,10 +2,12 @@ package io.skippr.sinks.sql;
 
 import io.skippr.core.record.Column;
 import io.skippr.core.record.CommittedPosition;
+import io.skippr.core.record.Deadletter;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.core.spi.FailPoint;
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -467,6 +469,7 @@ public final class CommitTransaction {
                 for (StreamSchema schema : schemas) {
                     columns = targets.ensure(c, table, schema, List.of());
                 }
+                replaceDeadletters(c, table, columns);
                 insert(c, table, columns, rows);
             }
             case MERGE -> {
@@ -482,6 +485,29 @@ public final class CommitTransaction {
                 merge(c, table, columns, key, schemas, rows);
             }
             case REPLACE -> replace(c, table, schemas, rows);
+        }
+    }
+
+    /**
+     * A deadletter sink's bounded commit: deletes the deadletters of its data run that an earlier
+     * attempt committed (its data did not commit, or this run would have another data run), in the
+     * transaction that inserts this attempt's, so a repeated run adds no deadletter twice.
+     */
+    private void replaceDeadletters(
+            Connection c, String table, LinkedHashMap<String, String> columns) throws SQLException {
+        String dataRun = names.column(Deadletter.DATA_RUN);
+        if (!settings.bounded() || settings.deadletterRun() <= 0 || !columns.containsKey(dataRun)) {
+            return;
+        }
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "DELETE FROM "
+                                + settings.qualified(table)
+                                + " WHERE "
+                                + dialect.quote(dataRun)
+                                + " = ?")) {
+            st.setLong(1, settings.deadletterRun());
+            st.executeUpdate();
         }
     }
 

@@ -13,7 +13,6 @@ import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.StandardSinkTopologies;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -22,16 +21,19 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * SqlCommitter} moves them into the targets with the marker row in one transaction.
  *
  * <p>A continuous run commits per subtask and checkpoint. A bounded run commits everything in one
- * transaction at the end, through a global committer (parallelism 1) after the subtask committers,
- * which pass the committables on untouched: a run that fails commits nothing, so its cursor
- * positions never move without their data. (In continuous mode the global committer would not see
- * the final checkpoint's committables at the end of input, so it is not used there.)
+ * transaction at the end, through {@link SqlRunCommit} (parallelism 1) after the subtask
+ * committers, which pass the committables on untouched: a run that fails commits nothing, so its
+ * cursor positions never move without their data. {@link SqlRunCommit} says when it committed, so
+ * another sink's commit can wait for it ({@link io.skippr.sinks.bounded.BoundedSinkTopology}). (In
+ * continuous mode a run commit would not see the final checkpoint's committables at the end of
+ * input, so it is not used there.)
  */
 public final class SqlSink
         implements Sink<SourceRecord>,
                 SupportsWriterState<SourceRecord, SqlWriterState>,
                 SupportsCommitter<SqlCommittable>,
-                SupportsPostCommitTopology<SqlCommittable> {
+                SupportsPostCommitTopology<SqlCommittable>,
+                io.skippr.sinks.bounded.BoundedCommit<SqlCommittable> {
     private static final long serialVersionUID = 1L;
 
     private final SqlSinkSettings settings;
@@ -89,14 +91,27 @@ public final class SqlSink
 
     @Override
     public void addPostCommitTopology(DataStream<CommittableMessage<SqlCommittable>> committables) {
-        if (!settings.bounded()) {
-            return;
+        if (settings.bounded()) {
+            runCommit(committables, "sql run commit");
         }
-        SqlSinkSettings run = settings;
-        FailPoint fail = failPoint;
-        StandardSinkTopologies.addGlobalCommitter(
-                committables,
-                context -> fail.around(new SqlCommitter(run, SqlCommitter.Scope.RUN, fail)),
-                SqlCommittableSerializer::new);
+    }
+
+    @Override
+    public DataStream<Long> addBoundedCommit(
+            DataStream<CommittableMessage<SqlCommittable>> committed, String uid) {
+        return runCommit(committed, uid + "/commit").uid(uid + "/commit");
+    }
+
+    private org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator<Long> runCommit(
+            DataStream<CommittableMessage<SqlCommittable>> committed, String name) {
+        return committed
+                .global()
+                .transform(
+                        name,
+                        org.apache.flink.api.common.typeinfo.Types.LONG,
+                        new SqlRunCommit(settings, failPoint))
+                .name(name)
+                .setParallelism(1)
+                .setMaxParallelism(1);
     }
 }

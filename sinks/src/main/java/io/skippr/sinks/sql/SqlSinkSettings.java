@@ -10,6 +10,9 @@ import java.io.Serializable;
  * @param schema the target schema: target tables, staging tables and the marker table live there
  * @param run this job start's run number, one above the highest in the marker table
  * @param bounded true for a {@code --once} run: all subtasks commit in one transaction at the end
+ * @param deadletterRun for a deadletter sink, the data run whose deadletters it takes: a bounded
+ *     commit first deletes the rows an earlier attempt of that data run committed; 0 for a data
+ *     sink
  */
 public record SqlSinkSettings(
         String pipeline,
@@ -18,8 +21,25 @@ public record SqlSinkSettings(
         long run,
         boolean bounded,
         WriteMode mode,
-        SqlDatabase database)
+        SqlDatabase database,
+        long deadletterRun)
         implements Serializable {
+
+    public SqlSinkSettings(
+            String pipeline,
+            String sink,
+            String schema,
+            long run,
+            boolean bounded,
+            WriteMode mode,
+            SqlDatabase database) {
+        this(pipeline, sink, schema, run, bounded, mode, database, 0);
+    }
+
+    /** These settings for the deadletter sink of data run {@code dataRun}. */
+    public SqlSinkSettings deadletters(long dataRun) {
+        return new SqlSinkSettings(pipeline, sink, schema, run, bounded, mode, database, dataRun);
+    }
 
     public SqlDialect dialect() {
         return database.dialect();

@@ -4,6 +4,7 @@ import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.bounded.BoundedSinkTopology;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -110,6 +111,15 @@ public final class SqlSinks {
         }
     }
 
+    /**
+     * The {@link SkipprSink} of {@code context}: a data sink, or a deadletter sink whose bounded
+     * commits replace the deadletters of earlier attempts of the same data run.
+     */
+    public static SkipprSink sink(
+            SqlSinkSettings settings, RowCheck check, io.skippr.core.spi.SinkContext context) {
+        return sink(settings.deadletters(context.deadletterRun()), check, context.failPoint());
+    }
+
     /** A {@link SkipprSink} writing through {@link SqlSink}. */
     public static SkipprSink sink(SqlSinkSettings settings, RowCheck check, FailPoint failPoint) {
         return new SkipprSink() {
@@ -139,9 +149,21 @@ public final class SqlSinks {
                 return settings.mode() == WriteMode.REPLACE ? null : new SqlLoadProbe(settings);
             }
 
+            /** One above the highest run in the marker table: this run's own number. */
             @Override
-            public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new SqlSink(settings, failPoint)).uid(uid).name(uid);
+            public long nextRun() {
+                return settings.run();
+            }
+
+            @Override
+            public DataStream<Long> addTo(
+                    DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
+                SqlSink sink = new SqlSink(settings, failPoint);
+                if (settings.bounded()) {
+                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
+                }
+                records.sinkTo(sink).uid(uid).name(uid);
+                return null;
             }
 
             @Override

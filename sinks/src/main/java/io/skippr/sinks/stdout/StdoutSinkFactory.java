@@ -4,6 +4,7 @@ import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.bounded.BoundedSinkTopology;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -24,8 +25,14 @@ public final class StdoutSinkFactory implements SinkFactory {
             }
 
             @Override
-            public void addTo(DataStream<SourceRecord> records, String uid) {
-                records.sinkTo(new StdoutSink(context.failPoint())).uid(uid).name(uid);
+            public DataStream<Long> addTo(
+                    DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
+                StdoutSink sink = new StdoutSink(context.failPoint());
+                if (context.bounded()) {
+                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
+                }
+                records.sinkTo(sink).uid(uid).name(uid);
+                return null;
             }
         };
     }
