@@ -146,6 +146,14 @@ public final class PipelineGraph {
                                 uid(name, "source"),
                                 SerializerTypeInfo.SOURCE_RECORD)
                         .uid(uid(name, "source"));
+        if (!request.once()) {
+            records =
+                    records.transform(
+                                    uid(name, "source/progress"),
+                                    SerializerTypeInfo.SOURCE_RECORD,
+                                    new ReadProgress())
+                            .uid(uid(name, "source/progress"));
+        }
         SingleOutputStreamOperator<SourceRecord> normalised =
                 records.process(new Normaliser(name), SerializerTypeInfo.SOURCE_RECORD)
                         .uid(uid(name, "normalise"))

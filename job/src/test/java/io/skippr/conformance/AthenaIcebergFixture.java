@@ -95,6 +95,11 @@ final class AthenaIcebergFixture implements SinkFixture {
 
     /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */
     @Override
+    public boolean commitsContinuousPositions() {
+        return false;
+    }
+
+    @Override
     public boolean commitsARunAtOnce() {
         return true;
     }

@@ -42,6 +42,64 @@ public final class ReadPositions {
         return new TreeSet<>(lines.subList(1, lines.size()));
     }
 
+    /**
+     * The text of a {@link ReadPosition} a continuous source sends before a split's rows: {@code
+     * entry} names the split, in the source's terms. It never reaches a sink: the job's progress
+     * step keeps it, and before each checkpoint barrier sends {@link #progress} of the split.
+     */
+    public static String opening(String entry) {
+        return OPENING + checkLine(entry);
+    }
+
+    /** Whether {@code text} is an {@link #opening}. */
+    public static boolean isOpening(String text) {
+        return text != null && text.startsWith(OPENING);
+    }
+
+    /** The entry of an {@link #opening}. */
+    public static String openingEntry(String text) {
+        if (!isOpening(text)) {
+            throw new IllegalArgumentException("not an opening: " + text);
+        }
+        return text.substring(OPENING.length());
+    }
+
+    /**
+     * The entry of a split read in part, as far as the record at {@code lastPosition} (a record's
+     * position, in the source's terms): a checkpoint commits it with the rows read so far, so a run
+     * that starts from the committed positions reads the rest. Its text is {@code "@progress
+     * <length of opening>:<opening><lastPosition>"}.
+     */
+    public static String progress(String opening, String lastPosition) {
+        return PROGRESS + opening.length() + ":" + checkLine(opening) + checkLine(lastPosition);
+    }
+
+    /** Whether an entry is a {@link #progress} entry. */
+    public static boolean isProgress(String entry) {
+        return entry.startsWith(PROGRESS);
+    }
+
+    /** The opening entry and the last record's position of a {@link #progress} entry. */
+    public static String[] progressParts(String entry) {
+        if (!isProgress(entry)) {
+            throw new IllegalArgumentException("not a progress entry: " + entry);
+        }
+        int colon = entry.indexOf(':', PROGRESS.length());
+        int from = colon + 1;
+        int to = from + Integer.parseInt(entry.substring(PROGRESS.length(), colon));
+        return new String[] {entry.substring(from, to), entry.substring(to)};
+    }
+
+    private static final String OPENING = "#skippr-opening ";
+    private static final String PROGRESS = "@progress ";
+
+    private static String checkLine(String text) {
+        if (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+            throw new IllegalArgumentException("a position entry holds a line break: " + text);
+        }
+        return text;
+    }
+
     /** The union of two positions of one stream. */
     public static String union(String a, String b) {
         Set<String> all = new TreeSet<>(entries(a));

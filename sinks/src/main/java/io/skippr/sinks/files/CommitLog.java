@@ -153,27 +153,32 @@ public final class CommitLog {
         return committedKeys().stream().map(k -> local.path(k).toString()).toList();
     }
 
-    /** Per stream, the position the last complete bounded run reached. */
+    /**
+     * Per stream, where the next run starts: the position the last complete bounded run reached,
+     * with the read positions of every continuous commit after it added.
+     */
     public Map<String, String> positions() {
-        Map<Long, Map<String, CommittedPosition>> byRun = new LinkedHashMap<>();
-        for (Commit c : effective()) {
+        return committed().positions();
+    }
+
+    private io.skippr.core.record.CommittedPositions committed() {
+        var committed = new io.skippr.core.record.CommittedPositions();
+        for (Commit c : effective()) { // in run order
+            Map<String, CommittedPosition> positions = new LinkedHashMap<>();
+            c.positions().forEach((s, p) -> positions.put(s, typed(p)));
             if (c.bounded()) {
-                Map<String, CommittedPosition> run =
-                        byRun.computeIfAbsent(c.run(), r -> new LinkedHashMap<>());
-                c.positions()
-                        .forEach(
-                                (stream, position) -> {
-                                    String[] parts = position.split(":", 2);
-                                    run.merge(
-                                            stream,
-                                            new CommittedPosition(parts[0], parts[1]),
-                                            CommittedPosition::combine);
-                                });
+                committed.bounded(c.run(), positions);
+            } else {
+                committed.continuous(
+                        positions, c.rows().values().stream().mapToLong(Long::longValue).sum());
             }
         }
-        Map<String, String> positions = new LinkedHashMap<>();
-        byRun.values().forEach(run -> run.forEach((s, p) -> positions.put(s, p.value())));
-        return positions;
+        return committed;
+    }
+
+    private static CommittedPosition typed(String position) {
+        String[] parts = position.split(":", 2);
+        return new CommittedPosition(parts[0], parts[1]);
     }
 
     /** Rows in every effective commit. */
@@ -184,16 +189,12 @@ public final class CommitLog {
                 .sum();
     }
 
-    /** Rows committed by continuous runs after the last bounded run (see {@link #positions}). */
+    /**
+     * Rows committed by continuous runs after the last bounded run whose records hold no read
+     * position: a run that starts from {@link #positions} would load them again.
+     */
     public long rowsAfterPositions() {
-        List<Commit> all = effective();
-        long lastBounded =
-                all.stream().filter(Commit::bounded).mapToLong(Commit::run).max().orElse(0);
-        return all.stream()
-                .filter(c -> !c.bounded() && c.run() > lastBounded)
-                .flatMap(c -> c.rows().values().stream())
-                .mapToLong(Long::longValue)
-                .sum();
+        return committed().uncovered();
     }
 
     private static String runOf(Commit c) {
@@ -222,14 +223,18 @@ public final class CommitLog {
     /** A record key that depends only on what a commit holds, so a replay finds its record. */
     public static String keyOf(Collection<StagedFile> files) {
         List<String> names =
-                files.stream()
-                        .map(f -> f.isMarker() ? "marker:" + f.subtask() : f.key())
-                        .sorted()
-                        .toList();
+                files.stream().map(f -> f.isMarker() ? marker(f) : f.key()).sorted().toList();
         StagedFile first = files.iterator().next();
         return String.format(
                 "%06d-%03d-%s",
                 first.run(), first.subtask(), SkipprId.of("commit", String.join("\n", names)));
+    }
+
+    /** A marker in a record key: a continuous run's position markers differ by their position. */
+    private static String marker(StagedFile f) {
+        return f.bounded()
+                ? "marker:" + f.subtask()
+                : "position:" + f.subtask() + ":" + SkipprId.of(f.stream(), f.cursor());
     }
 
     /** Records the commit of {@code files}, unless a record with this key exists. */

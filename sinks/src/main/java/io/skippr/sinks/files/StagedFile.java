@@ -50,6 +50,25 @@ public record StagedFile(
                 io.skippr.core.record.CommittedPosition.READ);
     }
 
+    /**
+     * A continuous run's marker: the read position of one stream of the rows the subtask wrote in
+     * this checkpoint, committed with them.
+     */
+    public static StagedFile position(
+            String stream, long run, int subtask, int parallelism, String readPosition) {
+        return new StagedFile(
+                stream,
+                "",
+                "",
+                0,
+                run,
+                false,
+                subtask,
+                parallelism,
+                readPosition,
+                io.skippr.core.record.CommittedPosition.READ);
+    }
+
     public boolean isMarker() {
         return key.isEmpty();
     }

@@ -43,7 +43,10 @@ final class StagingWriter
     private final List<StagedFile> closed = new ArrayList<>();
     private long seq;
 
-    /** Per stream, the read positions of a bounded run's input, for its end markers. */
+    /**
+     * Per stream, the read positions of the input: a bounded run's, for its end markers; a
+     * continuous run's since the last checkpoint, for that checkpoint's commit.
+     */
     private final Map<String, String> readPositions = new java.util.TreeMap<>();
 
     /** Keeps this writer's local files apart from any other process's on the same host. */
@@ -76,9 +79,7 @@ final class StagingWriter
             return;
         }
         if (record instanceof ReadPosition position) {
-            if (settings.bounded()) { // a continuous run's checkpoint holds its positions
-                readPositions.merge(position.stream(), position.position(), ReadPositions::union);
-            }
+            readPositions.merge(position.stream(), position.position(), ReadPositions::union);
             return;
         }
         if (!(record instanceof Row row)) {
@@ -194,6 +195,17 @@ final class StagingWriter
                                             subtask,
                                             parallelism,
                                             position)));
+        } else { // the positions of this checkpoint's rows, committed with them
+            readPositions.forEach(
+                    (stream, position) ->
+                            out.add(
+                                    StagedFile.position(
+                                            stream,
+                                            settings.run(),
+                                            subtask,
+                                            parallelism,
+                                            position)));
+            readPositions.clear();
         }
         return out;
     }

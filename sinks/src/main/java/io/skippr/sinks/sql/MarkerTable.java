@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.skippr.core.record.CommittedPosition;
+import io.skippr.core.record.CommittedPositions;
 import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -134,72 +135,64 @@ public final class MarkerTable {
     }
 
     /**
-     * Per stream, the position committed by the latest bounded run that recorded one for it (the
-     * highest over that run's subtasks): where the next bounded run starts. Empty when the marker
-     * table does not exist.
+     * Per stream, where the next run starts: the read positions of the latest bounded run that
+     * recorded one for it (the union over that run's subtasks), with those of every continuous
+     * run's checkpoint committed after it added (the source reads what none of them covers). Empty
+     * when the marker table does not exist.
      */
     public Map<String, String> positions(Connection c) throws SQLException {
-        if (settings.dialect().columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
-            return Map.of();
+        return committed(c).positions();
+    }
+
+    /**
+     * Rows committed by continuous runs after the last bounded run whose marker rows hold no read
+     * position (runs of earlier versions, sources without positions): a run that starts from {@link
+     * #positions} would load them again.
+     */
+    public long rowsAfterPositions(Connection c) throws SQLException {
+        return committed(c).uncovered();
+    }
+
+    private CommittedPositions committed(Connection c) throws SQLException {
+        SqlDialect d = settings.dialect();
+        CommittedPositions committed = new CommittedPositions();
+        if (d.columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
+            return committed;
         }
-        Map<Long, Map<String, CommittedPosition>> byRun = new java.util.TreeMap<>();
         try (PreparedStatement st =
                 c.prepareStatement(
-                        "SELECT run, positions FROM "
+                        "SELECT "
+                                + d.quote("run")
+                                + ", "
+                                + d.quote("bounded")
+                                + ", "
+                                + d.quote("rows")
+                                + ", "
+                                + d.quote("positions")
+                                + " FROM "
                                 + qualified
-                                + " WHERE pipeline = ? AND sink = ? AND bounded ORDER BY run")) {
+                                + " WHERE "
+                                + d.quote("pipeline")
+                                + " = ? AND "
+                                + d.quote("sink")
+                                + " = ? ORDER BY "
+                                + d.quote("run")
+                                + ", "
+                                + d.quote("checkpoint"))) {
             st.setString(1, settings.pipeline());
             st.setString(2, settings.sink());
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    Map<String, CommittedPosition> run =
-                            byRun.computeIfAbsent(rs.getLong(1), r -> new LinkedHashMap<>());
-                    fromJson(rs.getString(2))
-                            .forEach((s, p) -> run.merge(s, p, CommittedPosition::combine));
+                    Map<String, CommittedPosition> marker = fromJson(rs.getString(4));
+                    if (rs.getBoolean(2)) {
+                        committed.bounded(rs.getLong(1), marker);
+                    } else {
+                        committed.continuous(marker, rs.getLong(3));
+                    }
                 }
             }
         }
-        Map<String, String> positions = new LinkedHashMap<>();
-        byRun.values().forEach(run -> run.forEach((s, p) -> positions.put(s, p.value())));
-        return positions;
-    }
-
-    /** Rows committed by continuous runs after the last bounded run (see {@link #positions}). */
-    public long rowsAfterPositions(Connection c) throws SQLException {
-        if (settings.dialect().columns(c, settings.schema(), SqlNames.MARKER_TABLE) == null) {
-            return 0;
-        }
-        SqlDialect d = settings.dialect();
-        String ours = d.quote("pipeline") + " = ? AND " + d.quote("sink") + " = ? AND ";
-        try (PreparedStatement st =
-                c.prepareStatement(
-                        "SELECT sum("
-                                + d.quote("rows")
-                                + ") FROM "
-                                + qualified
-                                + " WHERE "
-                                + ours
-                                + "NOT "
-                                + d.quote("bounded")
-                                + " AND "
-                                + d.quote("run")
-                                + " > (SELECT coalesce(max("
-                                + d.quote("run")
-                                + "), 0) FROM "
-                                + qualified
-                                + " WHERE "
-                                + ours
-                                + d.quote("bounded")
-                                + ")")) {
-            st.setString(1, settings.pipeline());
-            st.setString(2, settings.sink());
-            st.setString(3, settings.pipeline());
-            st.setString(4, settings.sink());
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return committed;
     }
 
     /** The JSON of per-stream read positions, as an end committable carries them. */

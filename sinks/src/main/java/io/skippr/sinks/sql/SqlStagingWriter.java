@@ -59,7 +59,10 @@ public final class SqlStagingWriter
     private final List<SqlCommittable> closed = new ArrayList<>();
     private long seq;
 
-    /** Per stream, the read positions of a bounded run's input, for its end committable. */
+    /**
+     * Per stream, the read positions of the input: a bounded run's, for its end committable; a
+     * continuous run's since the last checkpoint, for that checkpoint's marker row.
+     */
     private final Map<String, String> readPositions = new java.util.TreeMap<>();
 
     private long batch;
@@ -203,9 +206,7 @@ public final class SqlStagingWriter
             return;
         }
         if (record instanceof ReadPosition position) {
-            if (settings.bounded()) { // a continuous run's checkpoint holds its positions
-                readPositions.merge(position.stream(), position.position(), ReadPositions::union);
-            }
+            readPositions.merge(position.stream(), position.position(), ReadPositions::union);
             return;
         }
         if (!(record instanceof Row row)) {
@@ -341,7 +342,13 @@ public final class SqlStagingWriter
         }
         unannounced.clear();
         MarkerTable.Marker marker = null;
-        if (settings.bounded()) {
+        if (!settings.bounded() && !readPositions.isEmpty()) {
+            // the positions of this checkpoint's rows: its marker row commits them
+            out.add(
+                    SqlCommittable.end(
+                            settings.run(), subtask, parallelism, epoch, batch, readPositions));
+            readPositions.clear();
+        } else if (settings.bounded()) {
             SqlCommittable end =
                     SqlCommittable.end(
                             settings.run(), subtask, parallelism, epoch, batch, readPositions);

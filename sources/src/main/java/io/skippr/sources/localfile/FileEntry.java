@@ -26,9 +26,22 @@ import java.security.NoSuchAlgorithmException;
  * @param head SHA-256 of the first {@code headBytes} bytes, in hex
  * @param generation 0 for the file as first read; one more each time it is read again after a
  *     rewrite (rows of a later generation have positions of their own)
+ * @param fromRecords in a continuous run's entry, the records read before this read started: the
+ *     entry covers the records after them, up to {@code records}; -1 in a {@code --once} run's,
+ *     which covers the file from its start (its run started from the position before it)
  */
 record FileEntry(
-        String file, long offset, long records, int headBytes, String head, int generation) {
+        String file,
+        long offset,
+        long records,
+        int headBytes,
+        String head,
+        int generation,
+        long fromRecords) {
+    FileEntry(String file, long offset, long records, int headBytes, String head, int generation) {
+        this(file, offset, records, headBytes, head, generation, -1);
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
     static final int HEAD = 4096;
 
@@ -39,8 +52,52 @@ record FileEntry(
                 file.toString(), offset, records, bytes, digest(file, bytes), generation);
     }
 
+    /** This entry as a continuous run's: it covers the records after {@code from}. */
+    FileEntry from(long from) {
+        return new FileEntry(file, offset, records, headBytes, head, generation, from);
+    }
+
+    /**
+     * A continuous run's opening of a split of {@code split}'s file ({@link
+     * io.skippr.core.record.ReadPositions#opening}): the file, its generation and the records read
+     * before the split.
+     */
+    static String opening(FileSplit split) {
+        ObjectNode doc = JSON.createObjectNode();
+        doc.put("file", split.path());
+        doc.put("generation", split.generation());
+        doc.put("fromRecords", split.recordsRead());
+        return doc.toString();
+    }
+
+    /**
+     * The part of a file a continuous run committed rows of without its end: from the opening's
+     * records to the record at {@code lastPosition} ({@code <path>#n} or {@code <path>~g#n}), with
+     * no offset (a run resuming there skips records) and no digest.
+     */
+    static FileEntry progress(String opening, String lastPosition) {
+        try {
+            JsonNode doc = JSON.readTree(opening);
+            long last = Long.parseLong(lastPosition.substring(lastPosition.lastIndexOf('#') + 1));
+            return new FileEntry(
+                    doc.path("file").asText(),
+                    -1,
+                    last,
+                    0,
+                    "",
+                    doc.path("generation").asInt(),
+                    doc.path("fromRecords").asLong());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "unreadable file progress: " + opening + " " + lastPosition, e);
+        }
+    }
+
     /** Whether {@code file}'s first {@link #headBytes} bytes are still the ones read. */
     boolean sameHead(Path file) throws IOException {
+        if (headBytes == 0) {
+            return true; // nothing read, or a position without a digest (a progress entry)
+        }
         return Files.size(file) >= headBytes && head.equals(digest(file, headBytes));
     }
 
@@ -65,6 +122,9 @@ record FileEntry(
         doc.put("headBytes", headBytes);
         doc.put("head", head);
         doc.put("generation", generation);
+        if (fromRecords >= 0) {
+            doc.put("fromRecords", fromRecords);
+        }
         return doc.toString();
     }
 
@@ -77,7 +137,8 @@ record FileEntry(
                     doc.path("records").asLong(),
                     doc.path("headBytes").asInt(),
                     doc.path("head").asText(),
-                    doc.path("generation").asInt());
+                    doc.path("generation").asInt(),
+                    doc.has("fromRecords") ? doc.path("fromRecords").asLong() : -1);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable file position entry: " + line, e);
         }

@@ -150,7 +150,10 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         if (!source.bounded()) {
             for (Path file : fresh) {
                 FileEntry start = from.get(file.toString());
-                ends.put(file.toString(), end(file, start == null ? 0 : start.offset()));
+                // a start without an offset (a progress entry) is found by skipping records
+                ends.put(
+                        file.toString(),
+                        end(file, start == null ? 0 : Math.max(0, start.offset())));
             }
             tails = tails();
         }
@@ -190,7 +193,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                 if (start == null) {
                     continue;
                 }
-                long end = end(file, start.offset());
+                long end = end(file, Math.max(0, start.offset()));
                 if (end < 0 || end > start.offset()) {
                     tails.put(e.getKey(), new Tail(read, start, end));
                 }

@@ -28,8 +28,10 @@ final class FileRecordEmitter implements RecordEmitter<FileRecord, SourceRecord,
             last = element.schema();
         }
         output.collect(element.record());
-        if (element.record() instanceof ReadPosition position) { // sent last: it moves nothing
-            state.sent(position);
+        if (element.record() instanceof ReadPosition position) { // it moves nothing on
+            if (!io.skippr.core.record.ReadPositions.isOpening(position.position())) {
+                state.sent(position);
+            }
         } else {
             state.advance(element);
         }

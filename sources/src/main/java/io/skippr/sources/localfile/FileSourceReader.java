@@ -11,8 +11,12 @@ final class FileSourceReader
         extends SingleThreadMultiplexSourceReaderBase<
                 FileRecord, SourceRecord, FileSplit, FileSplitState> {
 
-    FileSourceReader(SourceReaderContext context) {
-        super(FileSplitReader::new, new FileRecordEmitter(), context.getConfiguration(), context);
+    FileSourceReader(SourceReaderContext context, boolean continuous) {
+        super(
+                () -> new FileSplitReader(continuous),
+                new FileRecordEmitter(),
+                context.getConfiguration(),
+                context);
     }
 
     @Override

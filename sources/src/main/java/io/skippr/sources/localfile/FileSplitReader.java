@@ -24,6 +24,14 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
     static final int BATCH = 1024;
 
     private final Deque<FileSplit> splits = new ArrayDeque<>();
+
+    /** A continuous run's reader: names each split before its rows, and where it started. */
+    private final boolean continuous;
+
+    FileSplitReader(boolean continuous) {
+        this.continuous = continuous;
+    }
+
     private FileSplit current;
     private FormatReader reader;
 
@@ -47,6 +55,17 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
                     offset = Files.size(Path.of(current.path())); // read whole: its size
                 }
                 reader = FormatReader.open(current);
+                if (continuous) {
+                    batch.add(
+                            current.splitId(),
+                            new FileRecord(
+                                    new ReadPosition(
+                                            current.schema().stream(),
+                                            ReadPositions.opening(FileEntry.opening(current))),
+                                    current.schema(),
+                                    records,
+                                    offset));
+                }
             } catch (NoSuchFileException e) {
                 LOG.warn(
                         "LocalFile: {} was removed before it was read; skipping it",
@@ -92,9 +111,9 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
      */
     private FileRecord position() throws IOException {
         List<String> entries = new ArrayList<>(current.carried());
-        entries.add(
-                FileEntry.of(Path.of(current.path()), offset, records, current.generation())
-                        .toLine());
+        FileEntry read =
+                FileEntry.of(Path.of(current.path()), offset, records, current.generation());
+        entries.add((continuous ? read.from(current.recordsRead()) : read).toLine());
         return new FileRecord(
                 new ReadPosition(current.schema().stream(), ReadPositions.of(entries)),
                 current.schema(),

@@ -66,16 +66,66 @@ public final class LocalFileSource
                 glob, format, formatFromFiles, stream, bounded, discoveryIntervalMillis, position);
     }
 
-    /** Per file, how far the committed position says it was read; empty for none. */
+    /**
+     * Per file, how far the committed position says it was read; empty for none. Of the entries of
+     * a file's newest generation (a {@code --once} run's covers the file from its start, a
+     * continuous run's the records after its {@link FileEntry#fromRecords}, a progress entry those
+     * up to a row), it is read up to the first record none covers.
+     */
     java.util.Map<String, FileEntry> committed() {
-        java.util.Map<String, FileEntry> files = new java.util.TreeMap<>();
+        java.util.Map<String, java.util.List<FileEntry>> byFile = new java.util.TreeMap<>();
         if (io.skippr.core.record.ReadPositions.isEntries(committed)) {
             for (String line : io.skippr.core.record.ReadPositions.entries(committed)) {
-                FileEntry entry = FileEntry.parse(line);
-                files.put(entry.file(), entry);
+                FileEntry entry;
+                if (io.skippr.core.record.ReadPositions.isProgress(line)) {
+                    String[] parts = io.skippr.core.record.ReadPositions.progressParts(line);
+                    entry = FileEntry.progress(parts[0], parts[1]);
+                } else {
+                    entry = FileEntry.parse(line);
+                }
+                byFile.computeIfAbsent(entry.file(), f -> new java.util.ArrayList<>()).add(entry);
             }
         }
+        java.util.Map<String, FileEntry> files = new java.util.TreeMap<>();
+        byFile.forEach((file, entries) -> files.put(file, readTo(entries)));
         return files;
+    }
+
+    /** How far the entries of one file say it was read without a hole. */
+    private FileEntry readTo(java.util.List<FileEntry> entries) {
+        int generation = entries.stream().mapToInt(FileEntry::generation).max().orElseThrow();
+        java.util.List<FileEntry> newest =
+                new java.util.ArrayList<>(
+                        entries.stream().filter(e -> e.generation() == generation).toList());
+        newest.sort(java.util.Comparator.comparingLong(e -> Math.max(0, e.fromRecords())));
+        FileEntry reached = null;
+        long at = 0;
+        for (FileEntry e : newest) {
+            if (Math.max(0, e.fromRecords()) > at) {
+                org.slf4j.LoggerFactory.getLogger(LocalFileSource.class)
+                        .warn(
+                                "LocalFile source {}: the committed position of {} has records"
+                                        + " {} to {} but not those after record {}; reading it"
+                                        + " from there (the later records may load again)",
+                                stream,
+                                e.file(),
+                                e.fromRecords(),
+                                e.records(),
+                                at);
+                break;
+            }
+            if (e.records() > at || (e.records() == at && e.offset() >= 0)) {
+                at = e.records();
+                reached = e;
+            }
+        }
+        if (reached == null) {
+            return new FileEntry(newest.get(0).file(), 0, 0, 0, "", generation);
+        }
+        if (reached.offset() < 0) { // a progress entry: resume by skipping records
+            return new FileEntry(reached.file(), -1, at, 0, "", generation);
+        }
+        return reached;
     }
 
     /**
@@ -236,7 +286,7 @@ public final class LocalFileSource
 
     @Override
     public SourceReader<SourceRecord, FileSplit> createReader(SourceReaderContext readerContext) {
-        return new FileSourceReader(readerContext);
+        return new FileSourceReader(readerContext, !bounded);
     }
 
     @Override

@@ -22,8 +22,10 @@ final class PostgresRecordEmitter
     public void emitRecord(
             ReadRecord element, SourceOutput<SourceRecord> output, PostgresSplitState state) {
         if (element.record() instanceof ReadPosition position) {
-            output.collect(position); // after the split's rows: it adds no progress of its own
-            state.sent(position);
+            output.collect(position); // before or after the split's rows: no progress of its own
+            if (!io.skippr.core.record.ReadPositions.isOpening(position.position())) {
+                state.sent(position);
+            }
             return;
         }
         StreamSchema schema = state.schema();

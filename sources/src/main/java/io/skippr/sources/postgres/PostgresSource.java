@@ -61,7 +61,11 @@ public final class PostgresSource
     @Override
     public SourceReader<SourceRecord, PostgresSplit> createReader(SourceReaderContext context) {
         return new PostgresSourceReader(
-                config.connection(), config.fetchSize(), context.getConfiguration(), context);
+                config.connection(),
+                config.fetchSize(),
+                !config.bounded(),
+                context.getConfiguration(),
+                context);
     }
 
     @Override

@@ -19,10 +19,11 @@ final class PostgresSourceReader
     PostgresSourceReader(
             PostgresConnectionConfig connection,
             int fetchSize,
+            boolean continuous,
             Configuration config,
             SourceReaderContext context) {
         super(
-                () -> new PostgresSplitReader(connection, fetchSize),
+                () -> new PostgresSplitReader(connection, fetchSize, continuous),
                 new PostgresRecordEmitter(),
                 config,
                 context);

@@ -34,6 +34,10 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
 
     private final PostgresConnectionConfig connectionConfig;
     private final int fetchSize;
+
+    /** A continuous run's reader: names each split before its rows, and chains its positions. */
+    private final boolean continuous;
+
     private final Deque<PostgresSplit> queue = new ArrayDeque<>();
 
     private Connection connection;
@@ -44,9 +48,11 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private List<Long> inProgress = List.of();
     private boolean firstOfRead;
 
-    PostgresSplitReader(PostgresConnectionConfig connectionConfig, int fetchSize) {
+    PostgresSplitReader(
+            PostgresConnectionConfig connectionConfig, int fetchSize, boolean continuous) {
         this.connectionConfig = connectionConfig;
         this.fetchSize = fetchSize;
+        this.continuous = continuous;
     }
 
     @Override
@@ -58,6 +64,10 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 return batch.build();
             }
             open(current);
+            ReadPosition opening = opening(current);
+            if (opening != null) {
+                batch.add(current.splitId(), new ReadRecord(opening, null, ordinal));
+            }
         }
         String id = current.splitId();
         long deadline = System.nanoTime() + BATCH_NANOS;
@@ -166,23 +176,56 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     }
 
     /**
+     * In a continuous run, the split's name sent before its rows ({@link ReadPositions#opening}): a
+     * window split's chained entry without transactions, or a late-commit split's reads. Null in a
+     * {@code --once} run and for a table without a cursor column.
+     */
+    private ReadPosition opening(PostgresSplit split) {
+        String entry = null;
+        if (!continuous) {
+            return null;
+        } else if (split.window() != null) {
+            entry =
+                    ReadEntry.chained(split.window(), split.keyFrom(), split.keyTo(), List.of())
+                            .toLine();
+        } else if (split.late() != null) {
+            entry = ReadEntry.lateOpening(split.late());
+        }
+        return entry == null
+                ? null
+                : new ReadPosition(split.table().stream(), ReadPositions.opening(entry));
+    }
+
+    /**
      * How far a split read its table, sent after its rows: a window's top with the transactions its
-     * snapshot could not see; for a late-commit split, the earlier reads' transactions that are
-     * still in progress, and their top. Null for a table without a cursor column.
+     * snapshot could not see (chained to the window below in a continuous run); for a late-commit
+     * split, the earlier reads' transactions that are still in progress, and their top. Null for a
+     * table without a cursor column.
      */
     private ReadPosition position(PostgresSplit split) {
         List<String> entries = new ArrayList<>();
         if (split.window() != null) {
             entries.add(
-                    new ReadEntry(split.window().upTo(), split.keyFrom(), split.keyTo(), inProgress)
+                    (continuous
+                                    ? ReadEntry.chained(
+                                            split.window(),
+                                            split.keyFrom(),
+                                            split.keyTo(),
+                                            inProgress)
+                                    : new ReadEntry(
+                                            split.window().upTo(),
+                                            split.keyFrom(),
+                                            split.keyTo(),
+                                            inProgress))
                             .toLine());
         }
         if (split.late() != null) {
             for (ReadEntry read : split.late()) {
                 ReadEntry open = read.keeping(inProgress);
-                // an entry without transactions still keeps its top: where the next window starts
+                // an entry without transactions still keeps its top: where the next window starts;
+                // a chained one keeps its name, so the read it names is no longer late
                 entries.add(
-                        (open.xids().isEmpty()
+                        (open.xids().isEmpty() && !open.chained()
                                         ? new ReadEntry(read.upTo(), null, null, List.of())
                                         : open)
                                 .toLine());

@@ -23,12 +23,44 @@ import java.util.List;
  * @param keyTo exclusive upper bound of the integer key read; null for none
  * @param xids the transactions in progress in the read's snapshot, as the 32-bit ids rows carry in
  *     {@code xmin}
+ * @param after the window's exclusive lower bound, for an entry of a continuous run (a "chained"
+ *     entry: {@link Frontier} links windows by it); null for none
+ * @param includeNull for a chained entry, whether its window reads NULL cursor values; null for an
+ *     entry of a {@code --once} run or of an earlier version, which says everything up to {@code
+ *     upTo} was read
  */
-record ReadEntry(String upTo, Long keyFrom, Long keyTo, List<Long> xids) {
+record ReadEntry(
+        String upTo, Long keyFrom, Long keyTo, List<Long> xids, String after, Boolean includeNull) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     ReadEntry {
         xids = List.copyOf(xids);
+    }
+
+    /** An entry of a {@code --once} run: everything up to {@code upTo} in its key range read. */
+    ReadEntry(String upTo, Long keyFrom, Long keyTo, List<Long> xids) {
+        this(upTo, keyFrom, keyTo, xids, null, null);
+    }
+
+    /** The entry of a continuous run's read of {@code window}. */
+    static ReadEntry chained(CursorWindow window, Long keyFrom, Long keyTo, List<Long> xids) {
+        return new ReadEntry(
+                window.upTo(), keyFrom, keyTo, xids, window.after(), window.includeNull());
+    }
+
+    /** Whether this is an entry of a continuous run's window. */
+    boolean chained() {
+        return includeNull != null;
+    }
+
+    /** The window a chained entry read. */
+    CursorWindow window() {
+        return new CursorWindow(after, upTo, Boolean.TRUE.equals(includeNull));
+    }
+
+    /** This entry without its transactions: the read it names, whatever is still open of it. */
+    ReadEntry identity() {
+        return new ReadEntry(upTo, keyFrom, keyTo, List.of(), after, includeNull);
     }
 
     /** The 32-bit transaction id a row's {@code xmin} holds for a 64-bit {@code txid}. */
@@ -40,7 +72,30 @@ record ReadEntry(String upTo, Long keyFrom, Long keyTo, List<Long> xids) {
     ReadEntry keeping(Collection<Long> stillOpen) {
         List<Long> kept = new ArrayList<>(xids);
         kept.retainAll(stillOpen);
-        return new ReadEntry(upTo, keyFrom, keyTo, kept);
+        return new ReadEntry(upTo, keyFrom, keyTo, kept, after, includeNull);
+    }
+
+    /** The opening of a late-commit split of {@code reads}: {@code {"late": [entry lines]}}. */
+    static String lateOpening(List<ReadEntry> reads) {
+        ObjectNode doc = JSON.createObjectNode();
+        ArrayNode list = doc.putArray("late");
+        reads.forEach(r -> list.add(r.toLine()));
+        return doc.toString();
+    }
+
+    /** The reads of a {@link #lateOpening}; null for any other opening. */
+    static List<ReadEntry> lateOf(String opening) {
+        try {
+            JsonNode doc = JSON.readTree(opening);
+            if (!doc.has("late")) {
+                return null;
+            }
+            List<ReadEntry> reads = new ArrayList<>();
+            doc.path("late").forEach(n -> reads.add(parse(n.asText())));
+            return reads;
+        } catch (IOException e) {
+            throw new UncheckedIOException("unreadable opening: " + opening, e);
+        }
     }
 
     String toLine() {
@@ -50,6 +105,10 @@ record ReadEntry(String upTo, Long keyFrom, Long keyTo, List<Long> xids) {
         doc.put("keyTo", keyTo);
         ArrayNode list = doc.putArray("xids");
         xids.forEach(list::add);
+        if (chained()) {
+            doc.put("after", after);
+            doc.put("includeNull", includeNull);
+        }
         return doc.toString();
     }
 
@@ -62,7 +121,9 @@ record ReadEntry(String upTo, Long keyFrom, Long keyTo, List<Long> xids) {
                     doc.path("upTo").isNull() ? null : doc.path("upTo").asText(),
                     doc.path("keyFrom").isNull() ? null : doc.path("keyFrom").asLong(),
                     doc.path("keyTo").isNull() ? null : doc.path("keyTo").asLong(),
-                    xids);
+                    xids,
+                    doc.path("after").isTextual() ? doc.path("after").asText() : null,
+                    doc.has("includeNull") ? doc.path("includeNull").asBoolean() : null);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable read position entry: " + line, e);
         }

@@ -114,6 +114,44 @@ final class RowDecoder {
         return new ReadRecord(record, key, ordinal);
     }
 
+    /**
+     * A row position of {@code table} read back: the key values as PostgreSQL text, in key order,
+     * or, for a table without a key, a one-element list of the row's ordinal.
+     */
+    static List<String> keyOf(TableInfo table, String position) {
+        String prefix = table.stream() + "|";
+        if (!position.startsWith(prefix)) {
+            throw new IllegalArgumentException(
+                    "position " + position + " is not one of stream " + table.stream());
+        }
+        int at = prefix.length();
+        List<String> keys = table.primaryKey();
+        if (keys.isEmpty()) {
+            int end = position.indexOf('|', at);
+            return List.of(position.substring(at + 1, end < 0 ? position.length() : end));
+        }
+        List<String> values = new ArrayList<>(keys.size());
+        for (int k = 0; k < keys.size(); k++) {
+            at += keys.get(k).length() + 1; // "name="
+            StringBuilder value = new StringBuilder();
+            while (at < position.length()) {
+                char ch = position.charAt(at);
+                if (ch == '\\' && at + 1 < position.length()) {
+                    value.append(position.charAt(at + 1));
+                    at += 2;
+                } else if (ch == ',' || ch == '|') {
+                    break;
+                } else {
+                    value.append(ch);
+                    at++;
+                }
+            }
+            values.add(value.toString());
+            at++; // the ',' between key values
+        }
+        return values;
+    }
+
     /** {@code value} with backslash, comma and pipe escaped by a backslash. */
     static String escape(String value) {
         if (value.indexOf('\\') < 0 && value.indexOf(',') < 0 && value.indexOf('|') < 0) {

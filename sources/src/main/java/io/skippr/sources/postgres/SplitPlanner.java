@@ -1,7 +1,6 @@
 package io.skippr.sources.postgres;
 
 import io.skippr.core.postgres.PgErrors;
-import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -19,6 +18,9 @@ import java.util.Map;
  * mode a split per table whose cursor grew. Splits come without ids; the enumerator numbers them.
  */
 final class SplitPlanner {
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(SplitPlanner.class);
+
     /** A bound on splits per table, whatever the estimates say. */
     static final int MAX_SPLITS_PER_TABLE = 4096;
 
@@ -48,17 +50,33 @@ final class SplitPlanner {
             for (TableInfo table : tables) {
                 CursorWindow window = null;
                 if (table.cursorColumn() != null) {
-                    String committed = config.startPositions().get(table.stream());
-                    List<ReadEntry> reads = reads(committed);
-                    String start = reads == null ? committed : highest(c, table, reads);
-                    if (reads != null && start != null) {
-                        List<ReadEntry> late =
-                                new ArrayList<>(
-                                        reads.stream().filter(r -> !r.xids().isEmpty()).toList());
-                        if (!late.isEmpty()) {
-                            late.add(new ReadEntry(start, null, null, List.of())); // the top
-                            splits.add(PostgresSplit.lateCommits("", table, late));
+                    Frontier read =
+                            Frontier.of(c, table, config.startPositions().get(table.stream()));
+                    String start = read.top;
+                    boolean below = !read.rest.isEmpty() || !read.gaps.isEmpty();
+                    if (!read.late.isEmpty() || (config.bounded() && start != null && below)) {
+                        List<ReadEntry> late = new ArrayList<>(read.late);
+                        if (config.bounded() && start != null) {
+                            // the top: where the next run starts, whatever this one finds above
+                            late.add(new ReadEntry(start, null, null, List.of()));
                         }
+                        splits.add(PostgresSplit.lateCommits("", table, late));
+                    }
+                    if (below) {
+                        LOG.info(
+                                "Table {}: the committed positions leave {} part(s) of windows and"
+                                        + " {} whole window(s) up to {} unread (a continuous run"
+                                        + " stopped while it read); reading them",
+                                table.qualifiedName(),
+                                read.rest.size(),
+                                read.gaps.size(),
+                                start);
+                    }
+                    splits.addAll(read.rest);
+                    for (CursorWindow gap : read.gaps) {
+                        splits.addAll(
+                                snapshotSplits(
+                                        c, table, gap, config.targetRowsPerSplit(), parallelism));
                     }
                     String max = maxCursor(c, table, start);
                     if (start == null) {
@@ -85,41 +103,6 @@ final class SplitPlanner {
                             + " failed: "
                             + e.getMessage(),
                     PgErrors.cause(e));
-        }
-    }
-
-    /**
-     * The reads a committed position remembers ({@link ReadEntry}), or null for a position of an
-     * earlier version (a cursor value) or none.
-     */
-    static List<ReadEntry> reads(String committed) {
-        if (!ReadPositions.isEntries(committed)) {
-            return null;
-        }
-        return ReadPositions.entries(committed).stream().map(ReadEntry::parse).toList();
-    }
-
-    /** The highest window top of {@code reads}, in the cursor column's order; null for none. */
-    static String highest(Connection c, TableInfo table, List<ReadEntry> reads)
-            throws SQLException {
-        ColumnInfo cursor = table.column(table.cursorColumn());
-        try (PreparedStatement s =
-                c.prepareStatement(
-                        "SELECT max(v::"
-                                + cursor.castType()
-                                + ")::text FROM unnest(?::text[]) AS v")) {
-            s.setArray(
-                    1,
-                    c.createArrayOf(
-                            "text",
-                            reads.stream()
-                                    .map(ReadEntry::upTo)
-                                    .filter(java.util.Objects::nonNull)
-                                    .toArray()));
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
         }
     }
 

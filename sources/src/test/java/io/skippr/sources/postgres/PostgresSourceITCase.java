@@ -110,10 +110,17 @@ class PostgresSourceITCase {
         return out;
     }
 
-    /** Every stream's first record is its schema, and rows use an announced version. */
+    /**
+     * Every stream's first record is its schema, and rows use an announced version; a continuous
+     * source's split openings, which the job's progress step keeps, may come first.
+     */
     private static void assertSchemasFirst(List<SourceRecord> records) {
         Map<String, Set<Long>> announced = new HashMap<>();
         for (SourceRecord r : records) {
+            if (r instanceof io.skippr.core.record.ReadPosition p
+                    && io.skippr.core.record.ReadPositions.isOpening(p.position())) {
+                continue;
+            }
             if (r instanceof SchemaChange c) {
                 announced
                         .computeIfAbsent(c.stream(), s -> new HashSet<>())

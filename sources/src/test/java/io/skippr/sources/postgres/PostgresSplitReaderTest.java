@@ -73,7 +73,8 @@ class PostgresSplitReaderTest {
     static PostgresSplit read(PostgresSplit split, long limit, Output output) throws Exception {
         PostgresSplitState state = new PostgresSplitState(split);
         PostgresRecordEmitter emitter = new PostgresRecordEmitter();
-        try (PostgresSplitReader reader = new PostgresSplitReader(PgTestDatabase.connection(), 7)) {
+        try (PostgresSplitReader reader =
+                new PostgresSplitReader(PgTestDatabase.connection(), 7, false)) {
             reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
             long emitted = 0;
             while (true) {
