@@ -26,7 +26,10 @@ final class SqlRunCommit extends AbstractStreamOperator<Long>
                 BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
-    /** How often a commit the database refused for a transient reason is tried again. */
+    /**
+     * How often a commit the database refused for a transient reason is tried again, after 0.2,
+     * 0.4, 0.8 ... s (at most 5 s) each.
+     */
     static final int RETRIES = 10;
 
     private final SqlSinkSettings settings;
@@ -77,6 +80,9 @@ final class SqlRunCommit extends AbstractStreamOperator<Long>
                                 + " failed "
                                 + attempt
                                 + " times for a transient reason; giving up");
+            }
+            if (attempt > 0) { // a deadlock or a lost connection: give it a moment
+                Thread.sleep(Math.min(5_000L, 100L << attempt));
             }
             pending.forEach(r -> r.retry = false);
             committer.commit(new ArrayList<>(pending));
