@@ -9,13 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.function.BiConsumer;
-import org.apache.flink.api.connector.source.ReaderInfo;
-import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.SplitsAssignment;
-import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,7 +31,7 @@ class FileEnumeratorTest {
         FileEntry readTwo = FileEntry.of(file, Files.size(file), 2, 0);
         FileEnumerator enumerator =
                 new FileEnumerator(
-                        new NoReaders(),
+                        new io.skippr.sources.NoReaders<>(),
                         source,
                         new EnumState(
                                 null,
@@ -74,47 +67,5 @@ class FileEnumeratorTest {
 
     private static void append(Path file, String text) throws IOException {
         Files.write(file, text.getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
-    }
-
-    /** A context with no reader registered, so nothing is handed out. */
-    private static final class NoReaders implements SplitEnumeratorContext<FileSplit> {
-        @Override
-        public SplitEnumeratorMetricGroup metricGroup() {
-            return null;
-        }
-
-        @Override
-        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
-
-        @Override
-        public int currentParallelism() {
-            return 1;
-        }
-
-        @Override
-        public Map<Integer, ReaderInfo> registeredReaders() {
-            return Map.of();
-        }
-
-        @Override
-        public void assignSplits(SplitsAssignment<FileSplit> newSplitAssignments) {}
-
-        @Override
-        public void signalNoMoreSplits(int subtask) {}
-
-        @Override
-        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {}
-
-        @Override
-        public <T> void callAsync(
-                Callable<T> callable,
-                BiConsumer<T, Throwable> handler,
-                long initialDelay,
-                long period) {}
-
-        @Override
-        public void runInCoordinatorThread(Runnable runnable) {
-            runnable.run();
-        }
     }
 }
