@@ -1,8 +1,10 @@
 package io.skippr.conformance;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.skippr.config.catalog.Guarantee;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The kit's continuous checks shown to catch the faults they are for (issue 13, points 8 and 9), on
  * LocalFile JSONL: a duplicate that lands only after the expected count was reached fails the quiet
- * period's check; a restore that lost its checkpoint (the rescaling test's run started without it)
- * fails the same check with the rows it read again.
+ * period's check; a restore that lost its checkpoint and the positions committed with the data (the
+ * rescaling test's run started without either) fails the same check with the rows it read again.
  */
 class KitMutantsITCase {
     @RegisterExtension
@@ -71,7 +73,9 @@ class KitMutantsITCase {
             KitPipeline.await(() -> fixture.rows(dir, "orders").size() >= 300);
         }
         source.orders("orders", 301, 601);
-        // the mutant: the run at parallelism 1 starts without the checkpoint it should restore
+        // the mutant: the run at parallelism 1 starts without the checkpoint it should restore,
+        // and the commit records keep no positions (as an earlier Skippr's): it reads all again
+        forgetCommittedPositions();
         try (var run = pipeline.start(pipeline.table("orders", "updated_at"), 1, null)) {
             KitPipeline.await(() -> fixture.rows(dir, "orders").size() >= 600);
             assertThatThrownBy(
@@ -79,6 +83,25 @@ class KitMutantsITCase {
                                     SinkConformanceKit.quietThenCheck(
                                             run, fixture, dir, "orders", 600, false))
                     .hasMessageContaining("rows held after a quiet period of two checkpoints");
+        }
+    }
+
+    /** Empties the positions of the LocalFile sink's commit records. */
+    private void forgetCommittedPositions() throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<Path> records;
+        try (var files = Files.walk(dir)) {
+            records =
+                    files.filter(p -> p.toString().contains("/_skippr/commits/"))
+                            .filter(p -> p.toString().endsWith(".json"))
+                            .toList();
+        }
+        assertThat(records).isNotEmpty();
+        for (Path record : records) {
+            var doc =
+                    (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(record.toFile());
+            doc.putObject("positions");
+            Files.write(record, json.writeValueAsBytes(doc));
         }
     }
 
