@@ -53,11 +53,6 @@ record ReadEntry(
         return includeNull != null;
     }
 
-    /** The window a chained entry read. */
-    CursorWindow window() {
-        return new CursorWindow(after, upTo, Boolean.TRUE.equals(includeNull));
-    }
-
     /** This entry without its transactions: the read it names, whatever is still open of it. */
     ReadEntry identity() {
         return new ReadEntry(upTo, keyFrom, keyTo, List.of(), after, includeNull);
