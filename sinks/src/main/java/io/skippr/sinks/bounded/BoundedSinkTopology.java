@@ -36,6 +36,25 @@ public final class BoundedSinkTopology {
     private BoundedSinkTopology() {}
 
     /**
+     * Adds {@code sink} for {@code input}: in a bounded run as {@link #add} does, in a continuous
+     * run with {@code sinkTo} (whose uids savepoints know).
+     *
+     * @return the sink's commit stream in a bounded run; null in a continuous one
+     */
+    public static <T> DataStream<Long> addTo(
+            DataStream<T> input,
+            Sink<T> sink,
+            String uid,
+            DataStream<Long> commitAfter,
+            boolean bounded) {
+        if (bounded) {
+            return add(input, sink, uid, commitAfter);
+        }
+        input.sinkTo(sink).uid(uid).name(uid);
+        return null;
+    }
+
+    /**
      * Adds {@code sink} for {@code input}; the writer's uid is {@code uid}, the other operators'
      * start with it.
      *

@@ -74,12 +74,12 @@ public final class ClickHouseSinkFactory implements SinkFactory {
             @Override
             public DataStream<Long> addTo(
                     DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
-                ClickHouseSink sink = new ClickHouseSink(settings, failPoint);
-                if (bounded) {
-                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
-                }
-                records.sinkTo(sink).uid(uid).name(uid);
-                return null;
+                return BoundedSinkTopology.addTo(
+                        records,
+                        new ClickHouseSink(settings, failPoint),
+                        uid,
+                        commitAfter,
+                        bounded);
             }
         };
     }

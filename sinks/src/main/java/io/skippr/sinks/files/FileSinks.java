@@ -215,12 +215,12 @@ public final class FileSinks {
             @Override
             public DataStream<Long> addTo(
                     DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
-                TwoPhaseFileSink sink = new TwoPhaseFileSink(settings, failPoint);
-                if (settings.bounded()) {
-                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
-                }
-                records.sinkTo(sink).uid(uid).name(uid);
-                return null;
+                return BoundedSinkTopology.addTo(
+                        records,
+                        new TwoPhaseFileSink(settings, failPoint),
+                        uid,
+                        commitAfter,
+                        settings.bounded());
             }
         };
     }

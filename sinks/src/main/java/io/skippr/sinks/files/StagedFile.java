@@ -37,17 +37,7 @@ public record StagedFile(
     /** An end-of-run marker that carries the read position of one stream of the subtask's input. */
     public static StagedFile marker(
             String stream, long run, int subtask, int parallelism, String readPosition) {
-        return new StagedFile(
-                stream,
-                "",
-                "",
-                0,
-                run,
-                true,
-                subtask,
-                parallelism,
-                readPosition,
-                io.skippr.core.record.CommittedPosition.READ);
+        return positioned(stream, run, true, subtask, parallelism, readPosition);
     }
 
     /**
@@ -56,13 +46,23 @@ public record StagedFile(
      */
     public static StagedFile position(
             String stream, long run, int subtask, int parallelism, String readPosition) {
+        return positioned(stream, run, false, subtask, parallelism, readPosition);
+    }
+
+    private static StagedFile positioned(
+            String stream,
+            long run,
+            boolean bounded,
+            int subtask,
+            int parallelism,
+            String readPosition) {
         return new StagedFile(
                 stream,
                 "",
                 "",
                 0,
                 run,
-                false,
+                bounded,
                 subtask,
                 parallelism,
                 readPosition,

@@ -106,12 +106,12 @@ public final class IcebergSinks {
             @Override
             public DataStream<Long> addTo(
                     DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
-                IcebergSink sink = new IcebergSink(settings, failPoint, uid);
-                if (settings.bounded()) {
-                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
-                }
-                records.sinkTo(sink).uid(uid).name(uid);
-                return null;
+                return BoundedSinkTopology.addTo(
+                        records,
+                        new IcebergSink(settings, failPoint, uid),
+                        uid,
+                        commitAfter,
+                        settings.bounded());
             }
         };
     }

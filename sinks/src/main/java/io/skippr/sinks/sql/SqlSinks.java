@@ -158,12 +158,12 @@ public final class SqlSinks {
             @Override
             public DataStream<Long> addTo(
                     DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
-                SqlSink sink = new SqlSink(settings, failPoint);
-                if (settings.bounded()) {
-                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
-                }
-                records.sinkTo(sink).uid(uid).name(uid);
-                return null;
+                return BoundedSinkTopology.addTo(
+                        records,
+                        new SqlSink(settings, failPoint),
+                        uid,
+                        commitAfter,
+                        settings.bounded());
             }
 
             @Override

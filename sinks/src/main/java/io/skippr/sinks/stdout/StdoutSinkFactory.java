@@ -27,12 +27,12 @@ public final class StdoutSinkFactory implements SinkFactory {
             @Override
             public DataStream<Long> addTo(
                     DataStream<SourceRecord> records, String uid, DataStream<Long> commitAfter) {
-                StdoutSink sink = new StdoutSink(context.failPoint());
-                if (context.bounded()) {
-                    return BoundedSinkTopology.add(records, sink, uid, commitAfter);
-                }
-                records.sinkTo(sink).uid(uid).name(uid);
-                return null;
+                return BoundedSinkTopology.addTo(
+                        records,
+                        new StdoutSink(context.failPoint()),
+                        uid,
+                        commitAfter,
+                        context.bounded());
             }
         };
     }
