@@ -106,4 +106,33 @@ public final class ReadPositions {
         all.addAll(entries(b));
         return of(all);
     }
+
+    /**
+     * {@code position} made smaller by the source whose entries it holds ({@link
+     * io.skippr.core.spi.SourceFactory#compact}), or unchanged when no source on the class path
+     * knows them.
+     */
+    public static String compact(String position) {
+        if (!isEntries(position)) {
+            return position;
+        }
+        for (io.skippr.core.spi.SourceFactory source : Sources.ALL) {
+            String compacted = source.compact(position);
+            if (compacted != null) {
+                return compacted;
+            }
+        }
+        return position;
+    }
+
+    /** The sources on the class path, loaded when a position is first compacted. */
+    private static final class Sources {
+        static final List<io.skippr.core.spi.SourceFactory> ALL =
+                java.util.ServiceLoader.load(
+                                io.skippr.core.spi.SourceFactory.class,
+                                io.skippr.core.spi.SourceFactory.class.getClassLoader())
+                        .stream()
+                        .map(java.util.ServiceLoader.Provider::get)
+                        .toList();
+    }
 }

@@ -31,4 +31,15 @@ public interface SourceFactory {
     default java.util.List<io.skippr.core.record.StreamSchema> check(SourceContext context) {
         return java.util.List.of();
     }
+
+    /**
+     * A smaller text of {@code position}, a position a sink committed for one of this source's
+     * streams, from which a run reads exactly what it would read from {@code position}; null when
+     * the position's entries are not this source's. A sink that keeps the union of every continuous
+     * commit's positions in one place ({@link io.skippr.core.record.ReadPositions#compact}) calls
+     * it so that place stays small.
+     */
+    default String compact(String position) {
+        return null;
+    }
 }

@@ -31,4 +31,9 @@ public final class LocalFileSourceFactory implements SourceFactory {
                         path, format, stream, context.bounded(), Path.of("").toAbsolutePath())
                 .from(context.startPositions().get(stream));
     }
+
+    @Override
+    public String compact(String position) {
+        return PositionCompaction.compact(position);
+    }
 }

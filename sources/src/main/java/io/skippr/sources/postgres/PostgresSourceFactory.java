@@ -23,4 +23,9 @@ public final class PostgresSourceFactory implements SourceFactory {
     public List<StreamSchema> check(SourceContext context) {
         return SourceCheck.run(PostgresSourceConfig.from(context), context.entry());
     }
+
+    @Override
+    public String compact(String position) {
+        return PositionCompaction.compact(position);
+    }
 }

@@ -221,14 +221,11 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
         }
         if (split.late() != null) {
             for (ReadEntry read : split.late()) {
-                ReadEntry open = read.keeping(inProgress);
-                // an entry without transactions still keeps its top: where the next window starts;
-                // a chained one keeps its name, so the read it names is no longer late
-                entries.add(
-                        (open.xids().isEmpty() && !open.chained()
-                                        ? new ReadEntry(read.upTo(), null, null, List.of())
-                                        : open)
-                                .toLine());
+                // the read's own name with the transactions still open, none when all committed:
+                // a position that also holds the read's first entry (the union a continuous run
+                // commits to) then says it is no longer late; its top stays where the next window
+                // starts
+                entries.add(read.keeping(inProgress).toLine());
             }
         }
         return entries.isEmpty()

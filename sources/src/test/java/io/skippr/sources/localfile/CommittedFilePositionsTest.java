@@ -12,10 +12,19 @@ import org.junit.jupiter.api.io.TempDir;
 class CommittedFilePositionsTest {
     @TempDir Path dir;
 
+    /** What the position of {@code lines} says; its compacted form must say the same. */
     private FileEntry committed(String... lines) {
+        String position = ReadPositions.of(List.of(lines));
+        FileEntry read = readFrom(position);
+        assertThat(readFrom(PositionCompaction.compact(position)).from(-1))
+                .as("read from the compacted position")
+                .isEqualTo(read.from(-1));
+        return read;
+    }
+
+    private FileEntry readFrom(String position) {
         LocalFileSource source =
-                LocalFileSource.of("in/*.jsonl", "jsonl", "s", true, dir)
-                        .from(ReadPositions.of(List.of(lines)));
+                LocalFileSource.of("in/*.jsonl", "jsonl", "s", true, dir).from(position);
         return source.committed().get("/in/a.jsonl");
     }
 
@@ -62,5 +71,37 @@ class CommittedFilePositionsTest {
     void aHoleIsReadFrom() {
         FileEntry before = entry(100, 10, -1);
         assertThat(committed(before.toLine(), entry(300, 30, 20).toLine())).isEqualTo(before);
+    }
+
+    /**
+     * Compaction keeps one entry for the reads from the start without a hole (the furthest), drops
+     * an earlier generation's, and keeps those after a hole as they are.
+     */
+    @Test
+    void aCompactedPositionKeepsTheFurthestReadAndWhatFollowsAHole() {
+        String compacted =
+                PositionCompaction.compact(
+                        ReadPositions.of(
+                                List.of(
+                                        new FileEntry("/in/a.jsonl", 900, 90, 4, "old", 0, -1)
+                                                .toLine(),
+                                        new FileEntry("/in/a.jsonl", 100, 10, 4, "head", 1, -1)
+                                                .toLine(),
+                                        new FileEntry("/in/a.jsonl", 200, 20, 4, "head", 1, 10)
+                                                .toLine(),
+                                        new FileEntry("/in/a.jsonl", 300, 30, 4, "head", 1, 20)
+                                                .toLine(),
+                                        new FileEntry("/in/a.jsonl", 500, 50, 4, "head", 1, 40)
+                                                .toLine())));
+        assertThat(ReadPositions.entries(compacted))
+                .containsExactlyInAnyOrder(
+                        new FileEntry("/in/a.jsonl", 300, 30, 4, "head", 1).toLine(),
+                        new FileEntry("/in/a.jsonl", 500, 50, 4, "head", 1, 40).toLine());
+        assertThat(PositionCompaction.compact(compacted)).isEqualTo(compacted);
+        assertThat(
+                        PositionCompaction.compact(
+                                ReadPositions.of(List.of("{\"upTo\": \"1\", \"xids\": []}"))))
+                .as("a position of another source")
+                .isNull();
     }
 }

@@ -119,4 +119,91 @@ class FrontierTest {
         assertThat(read.gaps).isEmpty();
         assertThat(read.late).containsExactly(new ReadEntry("40", null, 100L, List.of(7L)));
     }
+
+    /**
+     * A --once run read two key ranges up to 40 while transaction 7 was in progress; a continuous
+     * run then read its rows (7 has ended). The union a continuous run commits to holds both
+     * positions: the read is no longer late. Before the late read kept the read's name, its entry
+     * named the whole key range, the first read stayed late and a --once run read 7's rows again.
+     */
+    @Test
+    void aLateReadOfAOnceRunsReadsEndsItInTheUnionOfBoth() throws Exception {
+        String once =
+                ReadPositions.of(
+                        List.of(
+                                new ReadEntry("40", null, 100L, List.of(7L)).toLine(),
+                                new ReadEntry("40", 100L, null, List.of()).toLine()));
+        List<ReadEntry> late;
+        try (Connection c = PgTestDatabase.open()) {
+            late = Frontier.of(c, table, once).late;
+        }
+        assertThat(late).containsExactly(new ReadEntry("40", null, 100L, List.of(7L)));
+
+        PostgresSplitReaderTest.Output output = new PostgresSplitReaderTest.Output();
+        PostgresSplitReaderTest.read(
+                PostgresSplit.lateCommits("late#0", table, late), Long.MAX_VALUE, output);
+        String read =
+                output.records.stream()
+                        .filter(io.skippr.core.record.ReadPosition.class::isInstance)
+                        .map(r -> ((io.skippr.core.record.ReadPosition) r).position())
+                        .reduce(ReadPositions::union)
+                        .orElseThrow();
+
+        Frontier after;
+        try (Connection c = PgTestDatabase.open()) {
+            after = Frontier.of(c, table, ReadPositions.union(once, read));
+        }
+        assertThat(after.late).isEmpty();
+        assertThat(after.top).isEqualTo("40");
+    }
+
+    /**
+     * A compacted position reads as the position: the same top, late reads, rest and gaps, from
+     * fewer entries. Whole windows join the chain and the --once run's top; a window with a
+     * transaction still open, one read in part and the windows after a gap stay.
+     */
+    @Test
+    void aCompactedPositionReadsAsThePosition() throws Exception {
+        List<String> entries = new ArrayList<>();
+        entries.add(new ReadEntry("10", null, 100L, List.of()).toLine()); // the --once run's
+        entries.add(new ReadEntry("10", 100L, null, List.of(5L)).toLine());
+        entries.add(new ReadEntry("10", 100L, null, List.of()).toLine()); // 5 read since
+        entries.add(window("10", "20", null, 50L));
+        entries.add(window("10", "20", 50L, null, 8L));
+        entries.add(window("10", "20", 50L, null)); // 8 read since
+        String open = window("20", "30", null, null);
+        entries.add(progress(open, 12));
+        entries.add(open); // read to its end later
+        entries.add(window("30", "40", null, null));
+        entries.add(window("40", "50", null, null, 9L)); // 9 still open
+        entries.add(window("50", "60", null, null));
+        entries.add(window("60", "70", null, null));
+        String part = window("70", "80", null, null);
+        entries.add(progress(part, 33));
+        entries.add(progress(part, 41));
+        entries.add(window("90", "95", null, null)); // after the gap (80, 90]
+        entries.add(window("95", "99", null, null));
+
+        String position = ReadPositions.of(entries);
+        String compacted = PositionCompaction.compact(position);
+
+        assertThat(ReadPositions.entries(compacted))
+                .containsExactlyInAnyOrder(
+                        new ReadEntry("40", null, null, List.of()).toLine(),
+                        window("40", "50", null, null, 9L),
+                        window("50", "70", null, null),
+                        progress(part, 33),
+                        progress(part, 41),
+                        window("90", "99", null, null));
+        Frontier before = of(entries);
+        Frontier after = of(List.copyOf(ReadPositions.entries(compacted)));
+        assertThat(after.top).isEqualTo(before.top).isEqualTo("99");
+        assertThat(after.late).isEqualTo(before.late);
+        assertThat(after.rest).isEqualTo(before.rest);
+        assertThat(after.gaps).isEqualTo(before.gaps);
+        assertThat(PositionCompaction.compact(compacted)).isEqualTo(compacted);
+        assertThat(PositionCompaction.compact(ReadPositions.of(List.of("{\"file\": \"a\"}"))))
+                .as("a position of another source")
+                .isNull();
+    }
 }
