@@ -126,15 +126,6 @@ public interface SinkFixture {
     }
 
     /**
-     * Whether continuous runs commit their read positions with their rows, so a {@code --once} run
-     * after one carries on from them (the SQL and file sinks); else such a run is refused when the
-     * continuous run appended rows (the Iceberg sinks, which keep the last run's positions).
-     */
-    default boolean commitsContinuousPositions() {
-        return true;
-    }
-
-    /**
      * Whether one commit makes a whole bounded run visible at once (a SQL sink's global committer
      * commits the run in one transaction; an Iceberg sink commits it as one snapshot): then a run
      * killed right after its commit shows every row. Otherwise a run killed there may show all or

@@ -138,11 +138,6 @@ final class SkipprLakeFixture implements SinkFixture {
 
     /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */
     @Override
-    public boolean commitsContinuousPositions() {
-        return false;
-    }
-
-    @Override
     public boolean commitsARunAtOnce() {
         return true;
     }

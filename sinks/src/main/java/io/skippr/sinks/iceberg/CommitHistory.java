@@ -1,5 +1,7 @@
 package io.skippr.sinks.iceberg;
 
+import io.skippr.core.record.CommittedPosition;
+import io.skippr.core.record.ReadPositions;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -68,9 +70,10 @@ public final class CommitHistory {
     public record Position(String stream, String value, String type) {}
 
     /**
-     * Per stream, the position the latest bounded run of this pipeline and sink that recorded one
-     * committed to the table: from the table's properties, else (a table committed to before they
-     * held positions) from its snapshots.
+     * Per stream, where the next run starts: the position the latest bounded run of this pipeline
+     * and sink that recorded one committed to the table, joined by the read positions of the
+     * continuous commits after it; from the table's properties, else (a table committed to before
+     * they held positions) from its snapshots.
      */
     public Map<String, Position> positions(Table table) {
         Map<String, Position> positions = new java.util.TreeMap<>();
@@ -105,15 +108,19 @@ public final class CommitHistory {
 
     /**
      * Records a commit in the table's properties, in the commit's own transaction: the run, and for
-     * a bounded run the positions it committed per stream (and no rows after them); for a
-     * continuous run, its rows after the last positions.
+     * a bounded run the positions it committed per stream (and no rows after them). A continuous
+     * commit's read positions join those kept by union, compacted by the source ({@link
+     * ReadPositions#compact}) so the properties stay small; its rows of a stream without one count
+     * as rows after the positions.
+     *
+     * @param rows per stream, the rows the commit adds
      */
     void record(
             org.apache.iceberg.UpdateProperties properties,
             Table table,
             long run,
-            long rows,
-            Map<String, io.skippr.core.record.CommittedPosition> positions) {
+            Map<String, Long> rows,
+            Map<String, CommittedPosition> positions) {
         properties.set(key("last-run"), String.valueOf(Math.max(run, lastRun(table))));
         if (settings.bounded()) {
             if (!positions.isEmpty()) {
@@ -124,8 +131,28 @@ public final class CommitHistory {
                 properties.set(key("rows-after-position"), "0");
             }
         } else {
+            long uncovered = 0;
+            for (Map.Entry<String, Long> e : rows.entrySet()) {
+                CommittedPosition read = positions.get(e.getKey());
+                if (read == null || !CommittedPosition.READ.equals(read.type())) {
+                    uncovered += e.getValue();
+                    continue;
+                }
+                String key = key("position." + e.getKey());
+                String kept = table.properties().get(key);
+                String prefix = CommittedPosition.READ + ":";
+                if (kept == null) {
+                    properties.set(key, prefix + ReadPositions.compact(read.value()));
+                } else if (kept.startsWith(prefix)
+                        && ReadPositions.isEntries(kept.substring(prefix.length()))) {
+                    String both =
+                            ReadPositions.union(kept.substring(prefix.length()), read.value());
+                    properties.set(key, prefix + ReadPositions.compact(both));
+                } // else an earlier version's cursor value, which stays
+            }
             properties.set(
-                    key("rows-after-position"), String.valueOf(rowsAfterPosition(table) + rows));
+                    key("rows-after-position"),
+                    String.valueOf(rowsAfterPosition(table) + uncovered));
         }
         properties.commit();
     }

@@ -101,9 +101,11 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
         }
         List<DataFile> files = new ArrayList<>();
         long rows = 0;
+        Map<String, Long> rowsOf = new TreeMap<>();
         for (IcebergWriteResult result : results) {
             files.addAll(result.files());
             rows += result.rows();
+            rowsOf.merge(result.stream(), result.rows(), Long::sum);
         }
         if (files.isEmpty()) {
             return false;
@@ -135,13 +137,13 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
                         CommittedPosition::combine);
             }
         }
-        if (positions.size() == 1) { // in the snapshot too, as before positions were properties
+        if (settings.bounded() && positions.size() == 1) { // as before positions were properties
             CommittedPosition position = positions.values().iterator().next();
             append.set(CommitHistory.POSITION, position.value())
                     .set(CommitHistory.POSITION_TYPE, position.type());
         }
         append.commit();
-        history.record(tx.updateProperties(), table, committable.run(), rows, positions);
+        history.record(tx.updateProperties(), table, committable.run(), rowsOf, positions);
         tx.commitTransaction();
         if (settings.compact()) {
             compact(table);

@@ -37,6 +37,8 @@ public record IcebergWriteResult(
         FILES,
         /**
          * A bounded run's subtask finished: its commit is complete only with every subtask's end.
+         * An end with a stream carries that stream's read position, in a continuous run the
+         * position of the checkpoint's rows.
          */
         END
     }

@@ -59,7 +59,10 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     private final Map<String, OpenFiles> open = new LinkedHashMap<>();
     private final List<IcebergWriteResult> closed = new ArrayList<>();
 
-    /** Per stream, the read positions of a bounded run's input, for its ends. */
+    /**
+     * Per stream, the read positions of the input since the last commit: a bounded run's, for its
+     * ends; a continuous run's, for the checkpoint's commit.
+     */
     private final Map<String, String> readPositions = new java.util.TreeMap<>();
 
     private long seq;
@@ -92,9 +95,7 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
             return;
         }
         if (record instanceof ReadPosition position) {
-            if (settings.bounded()) { // a continuous run's checkpoint holds its positions
-                readPositions.merge(position.stream(), position.position(), ReadPositions::union);
-            }
+            readPositions.merge(position.stream(), position.position(), ReadPositions::union);
             return;
         }
         if (!(record instanceof Row row)) {
@@ -171,10 +172,10 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
         closed.clear();
         if (settings.bounded()) {
             out.add(IcebergWriteResult.end(subtask, parallelism));
-            readPositions.forEach(
-                    (stream, p) ->
-                            out.add(IcebergWriteResult.end(subtask, parallelism, stream, p)));
         }
+        readPositions.forEach(
+                (stream, p) -> out.add(IcebergWriteResult.end(subtask, parallelism, stream, p)));
+        readPositions.clear(); // a continuous run's: those of this checkpoint's rows
         return out;
     }
 
