@@ -140,6 +140,17 @@ final class Frontier {
         return new Frontier(cur, late, rest, gaps);
     }
 
+    /**
+     * One opening of a split opened more than once (after restores), with the transactions any of
+     * its snapshots could not see.
+     */
+    private static ReadEntry eitherOpen(ReadEntry a, ReadEntry b) {
+        java.util.Set<Long> xids = new java.util.TreeSet<>(a.xids());
+        xids.addAll(b.xids());
+        return new ReadEntry(
+                a.upTo(), a.keyFrom(), a.keyTo(), List.copyOf(xids), a.after(), a.includeNull());
+    }
+
     private static List<Long> both(List<Long> a, List<Long> b) {
         List<Long> kept = new ArrayList<>(a);
         kept.retainAll(b);
@@ -188,17 +199,25 @@ final class Frontier {
             if (!done.isEmpty()) {
                 return List.of();
             }
-            // one split per window without an integer key: resume after its furthest row
+            // one split per window without an integer key: resume after its furthest row, with
+            // the transactions the reads of its first part could not see, so that the end of its
+            // read names them and the next run reads their rows in the part read too
             Progress furthest = furthest(c, table, progress);
             PostgresSplit split = PostgresSplit.fresh("", table, null, null, cursor());
             if (furthest == null) {
                 return List.of(split);
             }
+            List<Long> unseen =
+                    progress.stream()
+                            .map(p -> p.opening)
+                            .reduce(Frontier::eitherOpen)
+                            .orElseThrow()
+                            .xids();
             if (table.primaryKey().isEmpty()) {
                 return List.of(
-                        split.withProgress(null, Long.parseLong(furthest.last.get(0)), null));
+                        split.withProgress(null, Long.parseLong(furthest.last.get(0)), unseen));
             }
-            return List.of(split.withProgress(furthest.last, 0, null));
+            return List.of(split.withProgress(furthest.last, 0, unseen));
         }
 
         private List<PostgresSplit> unreadRanges(TableInfo table, List<ReadEntry> late) {
@@ -214,7 +233,7 @@ final class Frontier {
                         java.util.Arrays.asList(p.opening.keyFrom(), p.opening.keyTo());
                 long last = Long.parseLong(p.last.get(0));
                 furthest.merge(split, last, Math::max);
-                openings.put(split, p.opening);
+                openings.merge(split, p.opening, Frontier::eitherOpen);
             }
             furthest.forEach(
                     (split, last) -> {

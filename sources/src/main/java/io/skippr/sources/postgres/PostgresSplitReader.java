@@ -47,6 +47,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private long ordinal;
     private List<Long> inProgress = List.of();
     private boolean firstOfRead;
+    private boolean standbyWarned;
 
     PostgresSplitReader(
             PostgresConnectionConfig connectionConfig, int fetchSize, boolean continuous) {
@@ -121,10 +122,12 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             }
             LOG.info("Reading {}", split);
-            inProgress =
-                    split.window() != null || split.late() != null
-                            ? union(split.xids(), inProgress(connection))
-                            : List.of();
+            if (split.window() != null || split.late() != null) {
+                completeOne(connection);
+                inProgress = union(split.xids(), inProgress(connection));
+            } else {
+                inProgress = List.of();
+            }
             firstOfRead = true;
             rows = query.execute(connection, fetchSize);
             decoder = new RowDecoder(split.table());
@@ -159,6 +162,30 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     }
 
     /**
+     * Commits a transaction with an id of its own before the split's snapshot is taken. A snapshot
+     * lists as in progress only transactions below its {@code xmax}, one above the newest that
+     * completed: without this, a transaction that wrote and is the newest would be invisible to the
+     * read and missing from its list (and its rows, committed later with cursor values at or below
+     * the window's top, lost). A server that cannot give ids (a standby) is read without.
+     */
+    private void completeOne(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("SELECT txid_current()");
+            c.commit();
+        } catch (SQLException e) {
+            c.rollback();
+            if (!standbyWarned) {
+                standbyWarned = true;
+                LOG.warn(
+                        "{} gives no transaction ids ({}): reads there list only the transactions"
+                                + " in progress below the newest that completed",
+                        connectionConfig.describe(),
+                        e.getMessage());
+            }
+        }
+    }
+
+    /**
      * The transactions in progress in this transaction's snapshot (taken by this, its first
      * statement), as the 32-bit ids rows carry in {@code xmin}: rows they write are invisible to
      * the split's query, whatever their cursor value.
@@ -177,8 +204,9 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
 
     /**
      * In a continuous run, the split's name sent before its rows ({@link ReadPositions#opening}): a
-     * window split's chained entry without transactions, or a late-commit split's reads. Null in a
-     * {@code --once} run and for a table without a cursor column.
+     * window split's chained entry with the transactions its snapshot cannot see (rows of theirs in
+     * the part a checkpoint commits of it are read late, {@link Frontier}), or a late-commit
+     * split's reads. Null in a {@code --once} run and for a table without a cursor column.
      */
     private ReadPosition opening(PostgresSplit split) {
         String entry = null;
@@ -186,7 +214,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             return null;
         } else if (split.window() != null) {
             entry =
-                    ReadEntry.chained(split.window(), split.keyFrom(), split.keyTo(), List.of())
+                    ReadEntry.chained(split.window(), split.keyFrom(), split.keyTo(), inProgress)
                             .toLine();
         } else if (split.late() != null) {
             entry = ReadEntry.lateOpening(split.late());

@@ -206,4 +206,126 @@ class FrontierTest {
                 .as("a position of another source")
                 .isNull();
     }
+
+    /**
+     * A continuous run read a window in part (keys up to 81) while a transaction that inserted key
+     * 50 into the window was in progress, then stopped; the transaction committed. A run from the
+     * committed progress reads key 50 as a late commit of the part read. Before the opening named
+     * the transactions the read's snapshot could not see, no run read key 50 again: it was lost.
+     */
+    @Test
+    void aSplitReadInPartHasItsLateCommitsRead() throws Exception {
+        String t = Sql.table(schema, "items");
+        PgTestDatabase.exec(
+                "INSERT INTO " + t + " SELECT g, 15 FROM generate_series(1, 100) g WHERE g <> 50");
+        PostgresSplitReaderTest.Output output = new PostgresSplitReaderTest.Output();
+        try (Connection writer = PgTestDatabase.open()) {
+            writer.setAutoCommit(false);
+            try (var st = writer.createStatement()) {
+                st.execute("INSERT INTO " + t + " VALUES (50, 15)");
+            }
+            PostgresSplitReaderTest.read(
+                    PostgresSplit.fresh(
+                            "w#0", table, null, null, new CursorWindow("10", "20", false)),
+                    82, // its opening and 81 rows
+                    output,
+                    true);
+            writer.commit();
+        }
+        String opening =
+                output.records.stream()
+                        .filter(io.skippr.core.record.ReadPosition.class::isInstance)
+                        .map(r -> ((io.skippr.core.record.ReadPosition) r).position())
+                        .map(ReadPositions::openingEntry)
+                        .findFirst()
+                        .orElseThrow();
+        List<io.skippr.core.record.Row> rows = output.rows();
+        assertThat(rows).hasSize(81);
+        String last = rows.get(rows.size() - 1).position();
+
+        Frontier read = of(List.of(ReadPositions.progress(opening, last)));
+
+        List<Long> keys = new ArrayList<>();
+        for (PostgresSplit split : read.rest) {
+            PostgresSplitReaderTest.Output rest = new PostgresSplitReaderTest.Output();
+            PostgresSplitReaderTest.read(split, Long.MAX_VALUE, rest);
+            rest.rows().forEach(r -> keys.add((Long) r.value(0)));
+        }
+        assertThat(read.late).as("late reads of the part read").isNotEmpty();
+        PostgresSplitReaderTest.Output late = new PostgresSplitReaderTest.Output();
+        PostgresSplitReaderTest.read(
+                PostgresSplit.lateCommits("late#0", table, read.late), Long.MAX_VALUE, late);
+        late.rows().forEach(r -> keys.add((Long) r.value(0)));
+        keys.sort(null);
+        List<Long> expected = new ArrayList<>();
+        expected.add(50L);
+        for (long k = 83; k <= 100; k++) {
+            expected.add(k);
+        }
+        assertThat(keys).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * As {@link #aSplitReadInPartHasItsLateCommitsRead}, in a table keyed by text (read as one
+     * split per window): the run that reads the rest of the window names the transaction in its
+     * position, and the run after it reads key k050. Before, no run read it again.
+     */
+    @Test
+    void aSplitOfATextKeyedTableReadInPartHasItsLateCommitsRead() throws Exception {
+        String t = Sql.table(schema, "named");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (name text PRIMARY KEY, v bigint)",
+                "INSERT INTO "
+                        + t
+                        + " SELECT 'k' || lpad(g::text, 3, '0'), 15 FROM generate_series(1, 100) g"
+                        + " WHERE g <> 50");
+        TableInfo named;
+        try (Connection c = PgTestDatabase.open()) {
+            named = PostgresCatalog.describe(c, schema, "named", "v");
+        }
+        PostgresSplitReaderTest.Output first = new PostgresSplitReaderTest.Output();
+        try (Connection writer = PgTestDatabase.open()) {
+            writer.setAutoCommit(false);
+            try (var st = writer.createStatement()) {
+                st.execute("INSERT INTO " + t + " VALUES ('k050', 15)");
+            }
+            PostgresSplitReaderTest.read(
+                    PostgresSplit.fresh(
+                            "w#0", named, null, null, new CursorWindow("10", "20", false)),
+                    82,
+                    first,
+                    true);
+            writer.commit();
+        }
+        List<io.skippr.core.record.Row> rows = first.rows();
+        String progress =
+                ReadPositions.progress(
+                        ReadPositions.openingEntry(positions(first).get(0)),
+                        rows.get(rows.size() - 1).position());
+
+        Frontier second;
+        try (Connection c = PgTestDatabase.open()) {
+            second = Frontier.of(c, named, ReadPositions.of(List.of(progress)));
+        }
+        assertThat(second.rest).hasSize(1);
+        PostgresSplitReaderTest.Output rest = new PostgresSplitReaderTest.Output();
+        PostgresSplitReaderTest.read(second.rest.get(0), Long.MAX_VALUE, rest);
+        assertThat(rest.rows()).extracting(r -> r.value(0)).startsWith("k083").endsWith("k100");
+
+        Frontier third;
+        try (Connection c = PgTestDatabase.open()) {
+            third = Frontier.of(c, named, positions(rest).get(0));
+        }
+        PostgresSplitReaderTest.Output late = new PostgresSplitReaderTest.Output();
+        PostgresSplitReaderTest.read(
+                PostgresSplit.lateCommits("late#0", named, third.late), Long.MAX_VALUE, late);
+        assertThat(late.rows()).extracting(r -> r.value(0)).containsExactly("k050");
+    }
+
+    private static List<String> positions(PostgresSplitReaderTest.Output output) {
+        return output.records.stream()
+                .filter(io.skippr.core.record.ReadPosition.class::isInstance)
+                .map(r -> ((io.skippr.core.record.ReadPosition) r).position())
+                .toList();
+    }
 }

@@ -71,10 +71,16 @@ class PostgresSplitReaderTest {
      * checkpoint would hold it, or null when the split was finished.
      */
     static PostgresSplit read(PostgresSplit split, long limit, Output output) throws Exception {
+        return read(split, limit, output, false);
+    }
+
+    /** {@link #read(PostgresSplit, long, Output)} by a reader of a continuous run or not. */
+    static PostgresSplit read(PostgresSplit split, long limit, Output output, boolean continuous)
+            throws Exception {
         PostgresSplitState state = new PostgresSplitState(split);
         PostgresRecordEmitter emitter = new PostgresRecordEmitter();
         try (PostgresSplitReader reader =
-                new PostgresSplitReader(PgTestDatabase.connection(), 7, false)) {
+                new PostgresSplitReader(PgTestDatabase.connection(), 7, continuous)) {
             reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
             long emitted = 0;
             while (true) {
