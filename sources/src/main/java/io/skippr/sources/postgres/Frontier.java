@@ -91,24 +91,12 @@ final class Frontier {
                 window(windows, order, p.opening).progress.add(p);
             }
         }
-        Map<ReadEntry, List<Long>> open = new LinkedHashMap<>();
-        for (ReadEntry e : done) { // a read's transactions still open: those all its entries name
-            open.merge(e.identity(), e.xids(), Frontier::both);
-        }
         List<ReadEntry> late = new ArrayList<>();
-        open.forEach(
-                (read, xids) -> {
-                    if (!xids.isEmpty()) {
-                        late.add(
-                                new ReadEntry(
-                                        read.upTo(),
-                                        read.keyFrom(),
-                                        read.keyTo(),
-                                        xids,
-                                        read.after(),
-                                        read.includeNull()));
-                    }
-                });
+        for (ReadEntry read : ReadEntry.perRead(done)) { // a read's transactions still open
+            if (!read.xids().isEmpty()) {
+                late.add(read);
+            }
+        }
         List<PostgresSplit> rest = new ArrayList<>();
         List<CursorWindow> gaps = new ArrayList<>();
         String cur = base;
@@ -149,12 +137,6 @@ final class Frontier {
         xids.addAll(b.xids());
         return new ReadEntry(
                 a.upTo(), a.keyFrom(), a.keyTo(), List.copyOf(xids), a.after(), a.includeNull());
-    }
-
-    private static List<Long> both(List<Long> a, List<Long> b) {
-        List<Long> kept = new ArrayList<>(a);
-        kept.retainAll(b);
-        return kept;
     }
 
     private static Window window(Map<List<Object>, Window> windows, Order order, ReadEntry e) {

@@ -51,39 +51,26 @@ final class PositionCompaction {
                 return null;
             }
         }
-        // one entry per read, naming the transactions every entry of it names
-        Map<ReadEntry, List<Long>> reads = new LinkedHashMap<>();
-        for (ReadEntry e : done) {
-            reads.merge(e.identity(), e.xids(), PositionCompaction::both);
-        }
         List<ReadEntry> once = new ArrayList<>();
         Map<List<Object>, Window> windows = new LinkedHashMap<>();
-        reads.forEach(
-                (read, xids) -> {
-                    ReadEntry e =
-                            new ReadEntry(
-                                    read.upTo(),
-                                    read.keyFrom(),
-                                    read.keyTo(),
-                                    xids,
-                                    read.after(),
-                                    read.includeNull());
-                    if (e.chained()) {
-                        windows.computeIfAbsent(
-                                        java.util.Arrays.asList(
-                                                e.after(), e.upTo(), e.includeNull()),
-                                        k -> new Window())
-                                .entries
-                                .add(e);
-                    } else {
-                        once.add(e);
-                    }
-                });
+        Set<ReadEntry> names = new java.util.HashSet<>();
+        for (ReadEntry e : ReadEntry.perRead(done)) {
+            names.add(e.identity());
+            if (e.chained()) {
+                windows.computeIfAbsent(
+                                java.util.Arrays.asList(e.after(), e.upTo(), e.includeNull()),
+                                k -> new Window())
+                        .entries
+                        .add(e);
+            } else {
+                once.add(e);
+            }
+        }
         List<String> kept = new ArrayList<>();
         for (String line : progress) {
             String opening = ReadPositions.progressParts(line)[0];
             if (ReadEntry.lateOf(opening) != null
-                    || !reads.containsKey(ReadEntry.parse(opening).identity())) {
+                    || !names.contains(ReadEntry.parse(opening).identity())) {
                 kept.add(line);
             }
         }
@@ -157,12 +144,6 @@ final class PositionCompaction {
             }
         }
         return windows;
-    }
-
-    private static List<Long> both(List<Long> a, List<Long> b) {
-        List<Long> kept = new ArrayList<>(a);
-        kept.retainAll(b);
-        return kept;
     }
 
     /** Whether {@code line} is a read entry of this source: a JSON object naming transactions. */

@@ -58,6 +58,35 @@ record ReadEntry(
         return new ReadEntry(upTo, keyFrom, keyTo, List.of(), after, includeNull);
     }
 
+    /**
+     * One entry per read that {@code entries} name, with the transactions all of its entries name:
+     * those still open, since each later read of its late commits names the ones it left open.
+     */
+    static List<ReadEntry> perRead(Collection<ReadEntry> entries) {
+        java.util.Map<ReadEntry, List<Long>> open = new java.util.LinkedHashMap<>();
+        for (ReadEntry e : entries) {
+            open.merge(e.identity(), e.xids(), ReadEntry::both);
+        }
+        List<ReadEntry> reads = new ArrayList<>();
+        open.forEach(
+                (read, xids) ->
+                        reads.add(
+                                new ReadEntry(
+                                        read.upTo,
+                                        read.keyFrom,
+                                        read.keyTo,
+                                        xids,
+                                        read.after,
+                                        read.includeNull)));
+        return reads;
+    }
+
+    private static List<Long> both(List<Long> a, List<Long> b) {
+        List<Long> kept = new ArrayList<>(a);
+        kept.retainAll(b);
+        return kept;
+    }
+
     /** The 32-bit transaction id a row's {@code xmin} holds for a 64-bit {@code txid}. */
     static long xid(long txid) {
         return txid & 0xffffffffL;
