@@ -13,7 +13,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /**
  * Binary form of {@link EnumState} in checkpoints. Version 1: schema (presence flag, then {@link
  * ValueCodec#writeSchema}), known paths, pending splits (as {@link FileSplitSerializer} version 1),
- * discovered flag; version 3 adds, per file, how far it was read (path, {@link FileEntry} line).
+ * discovered flag; version 3 adds, per file, how far it was read (path, {@link FileEntry} line);
+ * version 4 the next split number and, per file with a split out, that split's number.
  */
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();
@@ -44,6 +45,12 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
             ValueCodec.writeString(e.getKey(), out);
             ValueCodec.writeString(e.getValue(), out);
         }
+        out.writeLong(state.nextNumber());
+        out.writeInt(state.out().size());
+        for (Map.Entry<String, Long> e : new java.util.TreeMap<>(state.out()).entrySet()) {
+            ValueCodec.writeString(e.getKey(), out);
+            out.writeLong(e.getValue());
+        }
         return out.getCopyOfBuffer();
     }
 
@@ -69,6 +76,14 @@ public final class EnumStateSerializer implements SimpleVersionedSerializer<Enum
                 readTo.put(ValueCodec.readString(in), ValueCodec.readString(in));
             }
         }
-        return new EnumState(schema, known, pending, discovered, readTo);
+        if (version < 4) {
+            return new EnumState(schema, known, pending, discovered, readTo);
+        }
+        long nextNumber = in.readLong();
+        Map<String, Long> splitsOut = new java.util.HashMap<>();
+        for (int o = in.readInt(); o > 0; o--) {
+            splitsOut.put(ValueCodec.readString(in), in.readLong());
+        }
+        return new EnumState(schema, known, pending, discovered, readTo, nextNumber, splitsOut);
     }
 }

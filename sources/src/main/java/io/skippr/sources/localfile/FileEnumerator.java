@@ -51,6 +51,15 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
     private final Map<String, FileEntry> readTo = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
+     * Per file with a split pending or handed out, that split's number: the report of that split is
+     * the one the enumerator takes ({@link #handleSourceEvent}); a report of an earlier split of
+     * the file is a repeat. Changed on the coordinator thread only.
+     */
+    private final Map<String, Long> out = new TreeMap<>();
+
+    private long nextNumber;
+
+    /**
      * How long a file must have been left unchanged before a continuous run reads a last line
      * without a line break: a writer appends whole lines, but may pause in the middle of one.
      */
@@ -70,6 +79,8 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         }
         this.discovered = state.discovered();
         state.readTo().forEach((path, line) -> readTo.put(path, FileEntry.parse(line)));
+        this.out.putAll(state.out());
+        this.nextNumber = state.nextNumber();
         // a restored enumerator's state knows better than the committed position
         this.firstListing = new java.util.concurrent.atomic.AtomicBoolean(!state.discovered());
     }
@@ -294,7 +305,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                 if (added.isEmpty() && !found.carried().isEmpty()) {
                     split = split.carrying(found.carried());
                 }
-                pending.put(path, split);
+                addPending(split);
                 added.add(path);
             }
         }
@@ -302,8 +313,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             Tail tail = e.getValue();
             if (readTo.remove(e.getKey(), tail.read())) { // else a reader reported since
                 FileEntry start = tail.from();
-                pending.put(
-                        e.getKey(),
+                addPending(
                         FileSplit.unread(e.getKey(), source.format(), splitSchema())
                                 .at(start.records(), start.offset(), start.generation())
                                 .endingAt(tail.end()));
@@ -332,6 +342,13 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         assign();
     }
 
+    /** Numbers a new split and makes it pending: the split of its file out. */
+    private void addPending(FileSplit split) {
+        FileSplit numbered = split.numbered(nextNumber++);
+        pending.put(numbered.path(), numbered);
+        out.put(numbered.path(), numbered.number());
+    }
+
     private StreamSchema splitSchema() {
         StreamSchema s = schema;
         return s != null ? s : new StreamSchema(source.stream(), List.of(), List.of());
@@ -351,13 +368,38 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         return more.isEmpty() ? current : current.withColumns(more);
     }
 
-    /** A reader finished a split: in a continuous run, the file's growth is read from there. */
+    /**
+     * A reader finished a split: in a continuous run, the file's growth is read from there. The
+     * report is taken once, if it is of the file's split out (a reader restarted alone sends again
+     * reports this enumerator took, and a tail may have been handed out since), and acknowledged
+     * either way.
+     */
     @Override
     public void handleSourceEvent(
             int subtaskId, org.apache.flink.api.connector.source.SourceEvent event) {
-        if (event instanceof FileRead read && !source.bounded()) {
-            readTo.put(read.path(), FileEntry.parse(read.entry()));
+        if (event instanceof FileRead read) {
+            if (takes(read) && !source.bounded()) {
+                readTo.put(read.path(), FileEntry.parse(read.entry()));
+            }
+            io.skippr.sources.Acknowledgement.send(context, subtaskId, read);
         }
+    }
+
+    /**
+     * Whether {@code read} reports the split of its file out, which is then no longer out. A split
+     * without a number (restored from an earlier version) counts while its file has no numbered
+     * split out.
+     */
+    private boolean takes(FileRead read) {
+        Long number = out.get(read.path());
+        boolean current =
+                read.number() >= 0
+                        ? Long.valueOf(read.number()).equals(number)
+                        : number == null || number < 0;
+        if (current) {
+            out.remove(read.path());
+        }
+        return current;
     }
 
     @Override
@@ -390,8 +432,8 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
     /**
      * The splits a failed reader held: what it read of them since the last checkpoint is rolled
      * back, though it may have reported it first (a reader's restart does not reset this
-     * enumerator). So a file is read again from the earliest split given back, and the tail a
-     * report after it led to is dropped.
+     * enumerator). So a file is read again from the earliest split given back, which is its split
+     * out again, and the tail a report after it led to is dropped.
      */
     @Override
     public void addSplitsBack(List<FileSplit> splits, int subtaskId) {
@@ -401,6 +443,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             if (waiting == null || before(split, waiting)) {
                 pending.put(split.path(), split);
             }
+            out.put(split.path(), pending.get(split.path()).number());
         }
         assign();
     }
@@ -422,7 +465,13 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         Map<String, String> lines = new TreeMap<>();
         readTo.forEach((path, entry) -> lines.put(path, entry.toLine()));
         return new EnumState(
-                schema, List.copyOf(known), List.copyOf(pending.values()), discovered, lines);
+                schema,
+                List.copyOf(known),
+                List.copyOf(pending.values()),
+                discovered,
+                lines,
+                nextNumber,
+                out);
     }
 
     @Override

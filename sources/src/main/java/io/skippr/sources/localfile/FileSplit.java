@@ -24,6 +24,11 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param endOffset for CSV and JSONL, the byte offset reading stops at, just after a line break (a
  *     continuous run reads whole lines only, so a line a writer is still appending is read once it
  *     is complete); -1 to read to the end of the file
+ * @param number which split of the enumerator this is, unique in a job (a report names its split by
+ *     it, so the enumerator takes a report once); -1 for a split that has none (of an earlier
+ *     version, or of a {@code --once} run's tests)
+ * @param report for a finished split in its reader's state, the report of it the enumerator has not
+ *     acknowledged yet ({@link io.skippr.sources.UnacknowledgedReports}); null for a split to read
  */
 public record FileSplit(
         String path,
@@ -33,7 +38,9 @@ public record FileSplit(
         long byteOffset,
         int generation,
         List<String> carried,
-        long endOffset)
+        long endOffset,
+        long number,
+        FileRead report)
         implements SourceSplit {
 
     public FileSplit {
@@ -49,7 +56,7 @@ public record FileSplit(
             StreamSchema schema,
             long recordsRead,
             long byteOffset) {
-        this(path, format, schema, recordsRead, byteOffset, 0, List.of(), -1);
+        this(path, format, schema, recordsRead, byteOffset, 0, List.of(), -1, -1, null);
     }
 
     public FileSplit(
@@ -60,7 +67,29 @@ public record FileSplit(
             long byteOffset,
             int generation,
             List<String> carried) {
-        this(path, format, schema, recordsRead, byteOffset, generation, carried, -1);
+        this(path, format, schema, recordsRead, byteOffset, generation, carried, -1, -1, null);
+    }
+
+    public FileSplit(
+            String path,
+            FileFormat format,
+            StreamSchema schema,
+            long recordsRead,
+            long byteOffset,
+            int generation,
+            List<String> carried,
+            long endOffset) {
+        this(
+                path,
+                format,
+                schema,
+                recordsRead,
+                byteOffset,
+                generation,
+                carried,
+                endOffset,
+                -1,
+                null);
     }
 
     /** A split of a file not read yet. */
@@ -71,19 +100,81 @@ public record FileSplit(
     /** This split with the positions of {@code files} to send with its own. */
     FileSplit carrying(List<String> files) {
         return new FileSplit(
-                path, format, schema, recordsRead, byteOffset, generation, files, endOffset);
+                path,
+                format,
+                schema,
+                recordsRead,
+                byteOffset,
+                generation,
+                files,
+                endOffset,
+                number,
+                report);
     }
 
     /** This split reading up to byte {@code end} only (-1: to the end of the file). */
     FileSplit endingAt(long end) {
         return new FileSplit(
-                path, format, schema, recordsRead, byteOffset, generation, carried, end);
+                path,
+                format,
+                schema,
+                recordsRead,
+                byteOffset,
+                generation,
+                carried,
+                end,
+                number,
+                report);
     }
 
     /** This split at another reading position. */
     FileSplit at(long records, long offset, int newGeneration) {
         return new FileSplit(
-                path, format, schema, records, offset, newGeneration, carried, endOffset);
+                path,
+                format,
+                schema,
+                records,
+                offset,
+                newGeneration,
+                carried,
+                endOffset,
+                number,
+                report);
+    }
+
+    /** This split as the enumerator's split {@code n}. */
+    FileSplit numbered(long n) {
+        return new FileSplit(
+                path,
+                format,
+                schema,
+                recordsRead,
+                byteOffset,
+                generation,
+                carried,
+                endOffset,
+                n,
+                report);
+    }
+
+    /** This split finished, read up to {@code entry} (a {@link FileEntry} line): its report. */
+    FileSplit finished(String entry) {
+        return new FileSplit(
+                path,
+                format,
+                schema,
+                recordsRead,
+                byteOffset,
+                generation,
+                carried,
+                endOffset,
+                number,
+                new FileRead(path, number, entry));
+    }
+
+    /** Whether this is a finished split whose report is kept ({@link #report}). */
+    boolean isReport() {
+        return report != null;
     }
 
     @Override
@@ -102,6 +193,8 @@ public record FileSplit(
                 + " offset="
                 + byteOffset
                 + (endOffset >= 0 ? " end=" + endOffset : "")
+                + (number >= 0 ? " #" + number : "")
+                + (report != null ? " finished" : "")
                 + "]";
     }
 }

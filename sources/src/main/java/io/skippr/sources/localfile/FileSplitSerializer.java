@@ -11,12 +11,13 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Binary form of a {@link FileSplit} in checkpoints. Version 1: path, format name, schema (as
  * {@link ValueCodec#writeSchema}), records read, byte offset; version 2 adds the generation and the
- * carried positions; version 3 the end offset.
+ * carried positions; version 3 the end offset; version 4 the split's number and, for a finished
+ * split whose report is kept, the {@link FileEntry} line it reports.
  */
 public final class FileSplitSerializer implements SimpleVersionedSerializer<FileSplit> {
     public static final FileSplitSerializer INSTANCE = new FileSplitSerializer();
 
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     @Override
     public int getVersion() {
@@ -60,6 +61,11 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
             ValueCodec.writeString(line, out);
         }
         out.writeLong(split.endOffset());
+        out.writeLong(split.number());
+        out.writeBoolean(split.report() != null);
+        if (split.report() != null) {
+            ValueCodec.writeString(split.report().entry(), out);
+        }
     }
 
     static FileSplit read(DataInputView in, int version) throws IOException {
@@ -83,6 +89,13 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
             carried.add(ValueCodec.readString(in));
         }
         long end = version < 3 ? -1 : in.readLong();
-        return new FileSplit(path, f, schema, records, offset, generation, carried, end);
+        if (version < 4) {
+            return new FileSplit(path, f, schema, records, offset, generation, carried, end);
+        }
+        long number = in.readLong();
+        FileRead report =
+                in.readBoolean() ? new FileRead(path, number, ValueCodec.readString(in)) : null;
+        return new FileSplit(
+                path, f, schema, records, offset, generation, carried, end, number, report);
     }
 }

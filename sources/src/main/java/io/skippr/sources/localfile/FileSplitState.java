@@ -50,6 +50,8 @@ final class FileSplitState {
                 byteOffset,
                 split.generation(),
                 split.carried(),
-                split.endOffset());
+                split.endOffset(),
+                split.number(),
+                null);
     }
 }

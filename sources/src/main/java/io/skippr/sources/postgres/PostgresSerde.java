@@ -86,10 +86,15 @@ final class PostgresSerde {
                 out.writeLong(xid);
             }
         }
+        out.writeBoolean(split.report() != null);
+        if (split.report() != null) {
+            ValueCodec.writeNullableString(split.report().position(), out);
+        }
     }
 
     /**
-     * @param version the serializer version that wrote it: 1 had no late-commit reads
+     * @param version the serializer version that wrote it: 1 had no late-commit reads, 2 no reports
+     *     of finished splits
      */
     static PostgresSplit readSplit(DataInputView in, int version) throws IOException {
         String id = ValueCodec.readString(in);
@@ -118,7 +123,12 @@ final class PostgresSerde {
                 }
             }
         }
-        return new PostgresSplit(id, table, keyFrom, keyTo, window, lastKey, rows, late, xids);
+        SplitRead report = null;
+        if (version >= 3 && in.readBoolean()) {
+            report = new SplitRead(id, table.stream(), ValueCodec.readNullableString(in));
+        }
+        return new PostgresSplit(
+                id, table, keyFrom, keyTo, window, lastKey, rows, late, xids, report);
     }
 
     static void writeStrings(List<String> strings, DataOutputView out) throws IOException {

@@ -20,6 +20,8 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *     see, by {@code xmin}) instead of a window: the earlier reads; null for any other split
  * @param xids the transactions in progress in the snapshot the split's reading started in (and,
  *     after a restore, in each later one); null before it started: its position names them all
+ * @param report for a finished split in its reader's state, the report of it the enumerator has not
+ *     acknowledged yet ({@link io.skippr.sources.UnacknowledgedReports}); null for a split to read
  */
 public record PostgresSplit(
         String splitId,
@@ -30,7 +32,8 @@ public record PostgresSplit(
         List<String> lastKey,
         long rowsEmitted,
         List<ReadEntry> late,
-        List<Long> xids)
+        List<Long> xids,
+        SplitRead report)
         implements SourceSplit {
 
     public PostgresSplit {
@@ -39,6 +42,20 @@ public record PostgresSplit(
         lastKey = lastKey == null ? null : List.copyOf(lastKey);
         late = late == null ? null : List.copyOf(late);
         xids = xids == null ? null : List.copyOf(xids);
+    }
+
+    /** A split to read. */
+    public PostgresSplit(
+            String splitId,
+            TableInfo table,
+            Long keyFrom,
+            Long keyTo,
+            CursorWindow window,
+            List<String> lastKey,
+            long rowsEmitted,
+            List<ReadEntry> late,
+            List<Long> xids) {
+        this(splitId, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids, null);
     }
 
     /** A split not yet read. */
@@ -63,6 +80,26 @@ public record PostgresSplit(
                 id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids);
     }
 
+    /** This split finished, having sent {@code position} after its rows (null for none). */
+    PostgresSplit finished(String position) {
+        return new PostgresSplit(
+                splitId,
+                table,
+                keyFrom,
+                keyTo,
+                window,
+                lastKey,
+                rowsEmitted,
+                late,
+                xids,
+                new SplitRead(splitId, table.stream(), position));
+    }
+
+    /** Whether this is a finished split whose report is kept ({@link #report}). */
+    boolean isReport() {
+        return report != null;
+    }
+
     @Override
     public String toString() {
         return "PostgresSplit["
@@ -82,6 +119,7 @@ public record PostgresSplit(
                 + (lastKey != null ? " after " + lastKey : "")
                 + " rows "
                 + rowsEmitted
+                + (report != null ? " finished" : "")
                 + "]";
     }
 }

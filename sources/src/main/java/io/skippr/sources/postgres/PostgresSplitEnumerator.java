@@ -152,7 +152,9 @@ final class PostgresSplitEnumerator
 
     /**
      * A reader finished a split: in a continuous run, its reads whose snapshots saw transactions in
-     * progress are kept for the table's next poll.
+     * progress are kept for the table's next poll. The report is taken once, while its split is
+     * outstanding (a reader restarted alone sends again reports this enumerator took), and
+     * acknowledged either way.
      */
     @Override
     public synchronized void handleSourceEvent(
@@ -160,15 +162,16 @@ final class PostgresSplitEnumerator
         if (!(event instanceof SplitRead read)) {
             return;
         }
-        outstanding.remove(read.splitId());
-        if (config.bounded() || read.position() == null) {
-            return; // a bounded run's positions go to the sink with its data
-        }
-        for (String line : io.skippr.core.record.ReadPositions.entries(read.position())) {
-            if (!ReadEntry.parse(line).xids().isEmpty()) {
-                late.computeIfAbsent(read.stream(), s -> new ArrayList<>()).add(line);
+        if (outstanding.remove(read.splitId())
+                && !config.bounded() // a bounded run's positions go to the sink with its data
+                && read.position() != null) {
+            for (String line : io.skippr.core.record.ReadPositions.entries(read.position())) {
+                if (!ReadEntry.parse(line).xids().isEmpty()) {
+                    late.computeIfAbsent(read.stream(), s -> new ArrayList<>()).add(line);
+                }
             }
         }
+        io.skippr.sources.Acknowledgement.send(context, subtaskId, read);
     }
 
     @Override

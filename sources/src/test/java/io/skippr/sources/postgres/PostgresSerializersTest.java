@@ -97,7 +97,11 @@ class PostgresSerializersTest {
                                 table,
                                 List.of(
                                         new ReadEntry("17", 1L, 50L, List.of(4_000_000_000L, 7L)),
-                                        new ReadEntry(null, null, null, List.of()))));
+                                        new ReadEntry(null, null, null, List.of()))),
+                        PostgresSplit.fresh("t#6", table, null, null, null).finished(null),
+                        PostgresSplit.fresh("t#7", table, 1L, 9L, new CursorWindow("a", "b", false))
+                                .withProgress(List.of("8"), 3, List.of(5L))
+                                .finished(new ReadEntry("b", 1L, 9L, List.of(5L)).toLine()));
         PostgresSplitSerializer serializer = PostgresSplitSerializer.INSTANCE;
         for (PostgresSplit split : splits) {
             byte[] bytes = serializer.serialize(split);
@@ -145,14 +149,19 @@ class PostgresSerializersTest {
         assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(99, split))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 99")
-                .hasMessageContaining("reads versions 1 to 2");
+                .hasMessageContaining("reads versions 1 to 3");
         byte[] state =
                 PostgresEnumeratorStateSerializer.INSTANCE.serialize(
                         PostgresEnumeratorState.initial());
         assertThatThrownBy(() -> PostgresEnumeratorStateSerializer.INSTANCE.deserialize(0, state))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 0");
-        byte[] truncated = Arrays.copyOf(split, split.length - 3);
+        // version 2 ended before the report of a finished split
+        assertThat(
+                        PostgresSplitSerializer.INSTANCE.deserialize(
+                                2, Arrays.copyOf(split, split.length - 1)))
+                .isEqualTo(PostgresSplit.fresh("x", table(), null, null, null));
+        byte[] truncated = Arrays.copyOf(split, split.length - 4);
         assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(1, truncated))
                 .isInstanceOf(IOException.class);
     }
