@@ -56,13 +56,18 @@ final class Frontier {
         }
         List<ReadEntry> done = new ArrayList<>();
         List<Progress> progress = new ArrayList<>();
+        Map<ReadEntry, Set<ReadEntry.Part>> partsRead = new HashMap<>();
         for (String line : ReadPositions.entries(committed)) {
             if (ReadPositions.isProgress(line)) {
                 String[] parts = ReadPositions.progressParts(line);
-                if (ReadEntry.lateOf(parts[0]) == null) { // a late-commit split's: see the page
+                List<ReadEntry> lateReads = ReadEntry.lateOf(parts[0]);
+                if (lateReads == null) {
                     progress.add(
                             new Progress(
                                     ReadEntry.parse(parts[0]), RowDecoder.keyOf(table, parts[1])));
+                } else {
+                    lateProgress(
+                            table, lateReads, ReadEntry.lateOpenOf(parts[0]), parts[1], partsRead);
                 }
             } else {
                 done.add(ReadEntry.parse(line));
@@ -91,12 +96,8 @@ final class Frontier {
                 window(windows, order, p.opening).progress.add(p);
             }
         }
-        List<ReadEntry> late = new ArrayList<>();
-        for (ReadEntry read : ReadEntry.perRead(done)) { // a read's transactions still open
-            if (!read.xids().isEmpty()) {
-                late.add(read);
-            }
-        }
+        // late reads of the parts of windows read by splits cancelled while they read
+        List<ReadEntry> partLate = new ArrayList<>();
         List<PostgresSplit> rest = new ArrayList<>();
         List<CursorWindow> gaps = new ArrayList<>();
         String cur = base;
@@ -122,10 +123,65 @@ final class Frontier {
                 continue;
             }
             left.remove(next);
-            rest.addAll(next.unread(c, table, late));
+            rest.addAll(next.unread(c, table, partLate));
             cur = next.upTo;
         }
+        List<ReadEntry> reads = new ArrayList<>(done);
+        reads.addAll(partLate); // the late reads of parts read, ended by later entries too
+        List<ReadEntry> late = new ArrayList<>();
+        for (ReadEntry read : ReadEntry.perRead(reads)) { // a read's transactions still open
+            if (!read.xids().isEmpty()) {
+                late.add(
+                        read.withRead(
+                                partsOf(
+                                        partsRead.getOrDefault(read.identity(), Set.of()),
+                                        read.xids())));
+            }
+        }
         return new Frontier(cur, late, rest, gaps);
+    }
+
+    /**
+     * Takes in the progress of a late-commit split cancelled while it read: the split reads its
+     * reads' rows in key order, so of the transactions its snapshot saw committed (not {@code
+     * open}), it read the rows up to its last row's key; with the parts its reads carried (read by
+     * earlier such splits), that is what of each read's late commits was read. Unknown (and read
+     * again) for a table without a key, read in an order no key gives, and for an opening of an
+     * earlier version, which does not name its snapshot's transactions.
+     */
+    private static void lateProgress(
+            TableInfo table,
+            List<ReadEntry> reads,
+            List<Long> open,
+            String lastPosition,
+            Map<ReadEntry, Set<ReadEntry.Part>> partsRead) {
+        if (table.primaryKey().isEmpty() || open == null) {
+            return;
+        }
+        List<String> last = RowDecoder.keyOf(table, lastPosition);
+        for (ReadEntry read : reads) {
+            Set<ReadEntry.Part> known =
+                    partsRead.computeIfAbsent(read.identity(), k -> new LinkedHashSet<>());
+            known.addAll(read.read());
+            List<Long> seen = new ArrayList<>(read.xids());
+            seen.removeAll(open);
+            if (!seen.isEmpty()) {
+                known.add(new ReadEntry.Part(last, seen));
+            }
+        }
+    }
+
+    /** The parts of {@code known} about transactions {@code xids}, about those only. */
+    private static List<ReadEntry.Part> partsOf(Set<ReadEntry.Part> known, List<Long> xids) {
+        List<ReadEntry.Part> parts = new ArrayList<>();
+        for (ReadEntry.Part part : known) {
+            List<Long> of = new ArrayList<>(part.xids());
+            of.retainAll(xids);
+            if (!of.isEmpty()) {
+                parts.add(new ReadEntry.Part(part.lastKey(), of));
+            }
+        }
+        return parts;
     }
 
     /**
@@ -133,7 +189,7 @@ final class Frontier {
      * its snapshots could not see.
      */
     private static ReadEntry eitherOpen(ReadEntry a, ReadEntry b) {
-        java.util.Set<Long> xids = new java.util.TreeSet<>(a.xids());
+        Set<Long> xids = new java.util.TreeSet<>(a.xids());
         xids.addAll(b.xids());
         return new ReadEntry(
                 a.upTo(), a.keyFrom(), a.keyTo(), List.copyOf(xids), a.after(), a.includeNull());

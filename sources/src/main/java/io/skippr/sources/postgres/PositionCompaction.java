@@ -22,8 +22,9 @@ import java.util.TreeSet;
  *   <li>the entries of one read become one, with the transactions all of them name (those still
  *       open);
  *   <li>progress entries of a read that finished are dropped;
- *   <li>a continuous run's window read whole, with no transaction left open, joins the window it
- *       chains to, and joins a {@code --once} run's top it starts at: the top moves up.
+ *   <li>a continuous run's window read whole, with no transaction left open and no split of it read
+ *       in part besides, joins the window it chains to, and joins a {@code --once} run's top it
+ *       starts at: the top moves up.
  * </ul>
  *
  * Windows are joined only where the chain is unambiguous (one window ends at the value, one starts
@@ -69,9 +70,20 @@ final class PositionCompaction {
         List<String> kept = new ArrayList<>();
         for (String line : progress) {
             String opening = ReadPositions.progressParts(line)[0];
-            if (ReadEntry.lateOf(opening) != null
-                    || !names.contains(ReadEntry.parse(opening).identity())) {
+            if (ReadEntry.lateOf(opening) != null) {
                 kept.add(line);
+                continue;
+            }
+            ReadEntry split = ReadEntry.parse(opening);
+            if (!names.contains(split.identity())) {
+                kept.add(line);
+                Window w =
+                        windows.get(
+                                java.util.Arrays.asList(
+                                        split.after(), split.upTo(), split.includeNull()));
+                if (w != null) { // its part read may have late commits: the window stays
+                    w.partlyRead = true;
+                }
             }
         }
         List<Window> chain = join(new ArrayList<>(windows.values()), once);
@@ -171,6 +183,9 @@ final class PositionCompaction {
     private static final class Window {
         final List<ReadEntry> entries = new ArrayList<>();
 
+        /** Whether a split of it read in part and not finished committed progress. */
+        boolean partlyRead;
+
         String after() {
             return entries.get(0).after();
         }
@@ -183,8 +198,14 @@ final class PositionCompaction {
             return entries.get(0).includeNull();
         }
 
-        /** Read in its whole key range, with no transaction of its reads still open. */
+        /**
+         * Read in its whole key range, with no transaction of its reads still open and no split
+         * read in part besides.
+         */
         boolean whole() {
+            if (partlyRead) {
+                return false;
+            }
             List<Long[]> ranges = new ArrayList<>();
             for (ReadEntry e : entries) {
                 if (!e.xids().isEmpty()) {

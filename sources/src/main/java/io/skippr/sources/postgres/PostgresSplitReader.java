@@ -204,9 +204,11 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
 
     /**
      * In a continuous run, the split's name sent before its rows ({@link ReadPositions#opening}): a
-     * window split's chained entry with the transactions its snapshot cannot see (rows of theirs in
-     * the part a checkpoint commits of it are read late, {@link Frontier}), or a late-commit
-     * split's reads. Null in a {@code --once} run and for a table without a cursor column.
+     * window split's chained entry, or a late-commit split's reads, each with the transactions in
+     * progress in the snapshot it reads in: a split cancelled while it read commits its opening
+     * with the key of its last row ({@link ReadPositions#progress}), and the rows those
+     * transactions write in the part it read are late commits ({@link Frontier}). Null in a {@code
+     * --once} run and for a table without a cursor column.
      */
     private ReadPosition opening(PostgresSplit split) {
         String entry = null;
@@ -217,7 +219,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                     ReadEntry.chained(split.window(), split.keyFrom(), split.keyTo(), inProgress)
                             .toLine();
         } else if (split.late() != null) {
-            entry = ReadEntry.lateOpening(split.late());
+            entry = ReadEntry.lateOpening(split.late(), inProgress);
         }
         return entry == null
                 ? null

@@ -28,13 +28,44 @@ import java.util.List;
  * @param includeNull for a chained entry, whether its window reads NULL cursor values; null for an
  *     entry of a {@code --once} run or of an earlier version, which says everything up to {@code
  *     upTo} was read
+ * @param read for a read whose late commits are to be read, the parts of them already read (and
+ *     committed) by late-commit splits cancelled while they read: not read again; not part of the
+ *     read's identity
  */
 record ReadEntry(
-        String upTo, Long keyFrom, Long keyTo, List<Long> xids, String after, Boolean includeNull) {
+        String upTo,
+        Long keyFrom,
+        Long keyTo,
+        List<Long> xids,
+        String after,
+        Boolean includeNull,
+        List<Part> read) {
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * Rows of transactions {@code xids} whose key is at or below {@code lastKey} (PostgreSQL text,
+     * in key order): what a late-commit split read of them, in key order, before it was cancelled.
+     */
+    record Part(List<String> lastKey, List<Long> xids) {
+        Part {
+            lastKey = List.copyOf(lastKey);
+            xids = List.copyOf(xids);
+        }
+    }
 
     ReadEntry {
         xids = List.copyOf(xids);
+        read = read == null ? List.of() : List.copyOf(read);
+    }
+
+    ReadEntry(
+            String upTo,
+            Long keyFrom,
+            Long keyTo,
+            List<Long> xids,
+            String after,
+            Boolean includeNull) {
+        this(upTo, keyFrom, keyTo, xids, after, includeNull, List.of());
     }
 
     /** An entry of a {@code --once} run: everything up to {@code upTo} in its key range read. */
@@ -92,19 +123,50 @@ record ReadEntry(
         return txid & 0xffffffffL;
     }
 
-    /** This entry with only the transactions also in {@code stillOpen}. */
+    /** This entry with {@code parts} of its late commits read already. */
+    ReadEntry withRead(List<Part> parts) {
+        return new ReadEntry(upTo, keyFrom, keyTo, xids, after, includeNull, parts);
+    }
+
+    /**
+     * This entry with only the transactions also in {@code stillOpen}, and none of its parts read:
+     * a transaction still open had written nothing the reads before could see.
+     */
     ReadEntry keeping(Collection<Long> stillOpen) {
         List<Long> kept = new ArrayList<>(xids);
         kept.retainAll(stillOpen);
         return new ReadEntry(upTo, keyFrom, keyTo, kept, after, includeNull);
     }
 
-    /** The opening of a late-commit split of {@code reads}: {@code {"late": [entry lines]}}. */
-    static String lateOpening(List<ReadEntry> reads) {
+    /**
+     * The opening of a late-commit split of {@code reads} reading in a snapshot that saw {@code
+     * open} in progress: {@code {"late": [entry lines], "open": [xids]}}.
+     */
+    static String lateOpening(List<ReadEntry> reads, List<Long> open) {
         ObjectNode doc = JSON.createObjectNode();
         ArrayNode list = doc.putArray("late");
         reads.forEach(r -> list.add(r.toLine()));
+        ArrayNode xidList = doc.putArray("open");
+        open.forEach(xidList::add);
         return doc.toString();
+    }
+
+    /**
+     * The transactions in progress in the snapshot of a {@link #lateOpening}'s split; null for an
+     * opening of an earlier version, which does not say.
+     */
+    static List<Long> lateOpenOf(String opening) {
+        try {
+            JsonNode doc = JSON.readTree(opening);
+            if (!doc.has("open")) {
+                return null;
+            }
+            List<Long> open = new ArrayList<>();
+            doc.path("open").forEach(x -> open.add(x.asLong()));
+            return open;
+        } catch (IOException e) {
+            throw new UncheckedIOException("unreadable opening: " + opening, e);
+        }
     }
 
     /** The reads of a {@link #lateOpening}; null for any other opening. */
@@ -133,6 +195,16 @@ record ReadEntry(
             doc.put("after", after);
             doc.put("includeNull", includeNull);
         }
+        if (!read.isEmpty()) {
+            ArrayNode parts = doc.putArray("read");
+            for (Part part : read) {
+                ObjectNode p = parts.addObject();
+                ArrayNode key = p.putArray("key");
+                part.lastKey().forEach(key::add);
+                ArrayNode partXids = p.putArray("xids");
+                part.xids().forEach(partXids::add);
+            }
+        }
         return doc.toString();
     }
 
@@ -141,13 +213,22 @@ record ReadEntry(
             JsonNode doc = JSON.readTree(line);
             List<Long> xids = new ArrayList<>();
             doc.path("xids").forEach(x -> xids.add(x.asLong()));
+            List<Part> read = new ArrayList<>();
+            for (JsonNode p : doc.path("read")) {
+                List<String> key = new ArrayList<>();
+                p.path("key").forEach(k -> key.add(k.asText()));
+                List<Long> partXids = new ArrayList<>();
+                p.path("xids").forEach(x -> partXids.add(x.asLong()));
+                read.add(new Part(key, partXids));
+            }
             return new ReadEntry(
                     doc.path("upTo").isNull() ? null : doc.path("upTo").asText(),
                     doc.path("keyFrom").isNull() ? null : doc.path("keyFrom").asLong(),
                     doc.path("keyTo").isNull() ? null : doc.path("keyTo").asLong(),
                     xids,
                     doc.path("after").isTextual() ? doc.path("after").asText() : null,
-                    doc.has("includeNull") ? doc.path("includeNull").asBoolean() : null);
+                    doc.has("includeNull") ? doc.path("includeNull").asBoolean() : null,
+                    read);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable read position entry: " + line, e);
         }

@@ -90,7 +90,10 @@ final class SplitQuery {
 
     /**
      * Rows an earlier read could not see because their transaction was in progress: per read, its
-     * key range, cursor values up to its window's top, and {@code xmin} one of its transactions.
+     * key range, cursor values up to its window's top, and {@code xmin} one of its transactions;
+     * not the parts of them read already ({@link ReadEntry#read}). Read in key order, so a split
+     * cancelled while it read has read, of the transactions its snapshot saw committed, the rows up
+     * to its last key.
      */
     private static String lateCommits(TableInfo table, List<ReadEntry> reads, List<Object> params) {
         List<String> any = new ArrayList<>();
@@ -119,6 +122,18 @@ final class SplitQuery {
                 all.add(column(cursor.name()) + " <= ?::" + cursor.castType());
                 params.add(read.upTo());
             }
+            for (ReadEntry.Part part : read.read()) { // read by a late-commit split cancelled
+                String of =
+                        xmin
+                                + " IN ("
+                                + part.xids().stream()
+                                        .map(x -> "?")
+                                        .collect(Collectors.joining(", "))
+                                + ")";
+                params.addAll(part.xids());
+                String below = compareKey(table, part.lastKey(), "<=", params);
+                all.add("NOT (" + of + " AND " + below + ")");
+            }
             any.add("(" + String.join(" AND ", all) + ")");
         }
         return any.isEmpty() ? "FALSE" : "(" + String.join(" OR ", any) + ")";
@@ -126,6 +141,12 @@ final class SplitQuery {
 
     /** {@code "k" > ?} or, for a composite key, {@code ("a", "b") > (?, ?)}, cast from text. */
     private static String afterKey(TableInfo table, List<String> lastKey, List<Object> params) {
+        return compareKey(table, lastKey, ">", params);
+    }
+
+    /** The key compared with {@code lastKey} by {@code op} ({@code "k" op ?}), cast from text. */
+    private static String compareKey(
+            TableInfo table, List<String> lastKey, String op, List<Object> params) {
         List<String> key = table.primaryKey();
         if (lastKey.size() != key.size()) {
             throw new IllegalStateException(
@@ -143,10 +164,12 @@ final class SplitQuery {
                         .map(k -> "?::" + table.column(k).castType())
                         .collect(Collectors.joining(", "));
         return key.size() == 1
-                ? column(key.get(0)) + " > " + values
+                ? column(key.get(0)) + " " + op + " " + values
                 : "("
                         + key.stream().map(SplitQuery::column).collect(Collectors.joining(", "))
-                        + ") > ("
+                        + ") "
+                        + op
+                        + " ("
                         + values
                         + ")";
     }

@@ -160,7 +160,8 @@ class FrontierTest {
     /**
      * A compacted position reads as the position: the same top, late reads, rest and gaps, from
      * fewer entries. Whole windows join the chain and the --once run's top; a window with a
-     * transaction still open, one read in part and the windows after a gap stay.
+     * transaction still open, one with a split read in part besides (its part read has late commits
+     * to read), one read in part only and the windows after a gap stay.
      */
     @Test
     void aCompactedPositionReadsAsThePosition() throws Exception {
@@ -175,6 +176,8 @@ class FrontierTest {
         entries.add(progress(open, 12));
         entries.add(open); // read to its end later
         entries.add(window("30", "40", null, null));
+        String other = progress(window("30", "40", 100L, null, 11L), 120); // a split re-planned
+        entries.add(other);
         entries.add(window("40", "50", null, null, 9L)); // 9 still open
         entries.add(window("50", "60", null, null));
         entries.add(window("60", "70", null, null));
@@ -189,7 +192,9 @@ class FrontierTest {
 
         assertThat(ReadPositions.entries(compacted))
                 .containsExactlyInAnyOrder(
-                        new ReadEntry("40", null, null, List.of()).toLine(),
+                        new ReadEntry("30", null, null, List.of()).toLine(),
+                        window("30", "40", null, null),
+                        other,
                         window("40", "50", null, null, 9L),
                         window("50", "70", null, null),
                         progress(part, 33),
@@ -327,5 +332,106 @@ class FrontierTest {
                 .filter(io.skippr.core.record.ReadPosition.class::isInstance)
                 .map(r -> ((io.skippr.core.record.ReadPosition) r).position())
                 .toList();
+    }
+
+    /**
+     * A late-commit split cancelled while it read (a continuous run stopped, a checkpoint that
+     * committed part of it) committed its opening, with the transactions its snapshot saw in
+     * progress, and the key of its last row. It reads in key order, so of the transactions its
+     * snapshot saw committed it read the rows up to that key: the next run reads the rest of them,
+     * and every row of those it saw in progress. On the first version the frontier ignored that
+     * progress and the next run read the rows read so far again (keys 1 to 3 twice in {@code
+     * append} mode).
+     */
+    @Test
+    void aLateCommitSplitCancelledWhileItReadIsReadOnAfterItsLastKey() throws Exception {
+        long seen = insert("(1, 20), (2, 20), (3, 20), (4, 20), (5, 20)");
+        long inProgress = insert("(0, 30), (7, 30)");
+        ReadEntry read =
+                ReadEntry.chained(
+                        new CursorWindow("10", "50", false), null, null, List.of(seen, inProgress));
+        String opening = ReadEntry.lateOpening(List.of(read), List.of(inProgress));
+
+        Frontier frontier = of(List.of(read.toLine(), progress(opening, 2), progress(opening, 3)));
+
+        assertThat(frontier.late)
+                .singleElement()
+                .satisfies(l -> assertThat(l.identity()).isEqualTo(read.identity()));
+        assertThat(keysRead(frontier.late)).containsExactly(0L, 4L, 5L, 7L);
+    }
+
+    /**
+     * A late-commit split of reads that an earlier such split read in part, cancelled in its turn:
+     * what both read is not read again, though the second read below the first one's last key.
+     */
+    @Test
+    void twoLateCommitSplitsCancelledInTurnLeaveOnlyWhatNeitherRead() throws Exception {
+        long first = insert("(1, 20), (2, 20), (3, 20), (4, 20), (5, 20)");
+        long second = insert("(0, 30), (6, 30), (7, 30)");
+        ReadEntry read =
+                ReadEntry.chained(
+                        new CursorWindow("10", "50", false), null, null, List.of(first, second));
+        String opening = ReadEntry.lateOpening(List.of(read), List.of(second));
+        Frontier once = of(List.of(read.toLine(), progress(opening, 3)));
+        // the next split reads keys 0, 4, 5, 6, 7: it stopped after key 0
+        String again = ReadEntry.lateOpening(once.late, List.of());
+
+        Frontier frontier = of(List.of(read.toLine(), progress(opening, 3), progress(again, 0)));
+
+        assertThat(keysRead(frontier.late)).containsExactly(4L, 5L, 6L, 7L);
+    }
+
+    /**
+     * A window split cancelled while it read commits its opening with the transactions its snapshot
+     * saw in progress: their rows in the part it read are late commits, read once. A late read of
+     * them that finished keeps only the transactions still in progress.
+     */
+    @Test
+    void theLateCommitsOfAWindowReadInPartAreReadOnce() throws Exception {
+        String opening = window("10", "50", 20L, 40L, 333L, 444L);
+        Frontier first = of(List.of(progress(opening, 29)));
+        assertThat(first.late)
+                .containsExactly(
+                        ReadEntry.chained(
+                                new CursorWindow("10", "50", false),
+                                20L,
+                                30L,
+                                List.of(333L, 444L)));
+        String lateRead = first.late.get(0).keeping(List.of(444L)).toLine(); // 333 committed
+
+        Frontier next = of(List.of(progress(opening, 29), lateRead));
+
+        assertThat(next.late)
+                .containsExactly(
+                        ReadEntry.chained(
+                                new CursorWindow("10", "50", false), 20L, 30L, List.of(444L)));
+    }
+
+    /** Inserts {@code values} in one transaction; returns its id as its rows' {@code xmin}. */
+    private long insert(String values) throws Exception {
+        try (Connection c = PgTestDatabase.open();
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery(
+                                "INSERT INTO "
+                                        + Sql.table(schema, "items")
+                                        + " VALUES "
+                                        + values
+                                        + " RETURNING xmin::text::int8")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The keys a late-commit split of {@code late} reads, in order. */
+    private List<Long> keysRead(List<ReadEntry> late) throws Exception {
+        PostgresSplitReaderTest.Output output = new PostgresSplitReaderTest.Output();
+        assertThat(
+                        PostgresSplitReaderTest.read(
+                                PostgresSplit.lateCommits("l#1", table, late),
+                                Long.MAX_VALUE,
+                                output))
+                .isNull();
+        return output.rows().stream().map(r -> ((Number) r.values()[0]).longValue()).toList();
     }
 }
