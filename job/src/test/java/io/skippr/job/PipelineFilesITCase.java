@@ -165,16 +165,18 @@ class PipelineFilesITCase {
     /**
      * Passes when a {@code --once} run whose data commit, or whose deadletter commit, fails for
      * good, followed by a clean rerun, leaves each row once in the data sink and each deadletter
-     * once in the deadletter sink, JSONL files or a DuckDB table: the deadletter sink commits
-     * first, the data sink (rows and positions) only after it, and a rerun of the same data run
-     * replaces the deadletters the failed one committed.
+     * once in the deadletter sink, JSONL files, a DuckDB table or a SkipprLake (Iceberg) table: the
+     * deadletter sink commits first, the data sink (rows and positions) only after it, and a rerun
+     * of the same data run replaces the deadletters the failed one committed.
      */
     @ParameterizedTest(name = "{0} fails, deadletters in {1}")
     @CsvSource({
         "BEFORE_COMMIT, jsonl",
         "BEFORE_COMMIT, duckdb",
+        "BEFORE_COMMIT, skipprlake",
         "DEADLETTER_BEFORE_COMMIT, jsonl",
-        "DEADLETTER_BEFORE_COMMIT, duckdb"
+        "DEADLETTER_BEFORE_COMMIT, duckdb",
+        "DEADLETTER_BEFORE_COMMIT, skipprlake"
     })
     void aOnceRunWhoseCommitFailsForGoodThenARerunKeepEachDeadletterOnce(
             FailPoint.Stage stage, String deadletters) throws Exception {
@@ -196,9 +198,7 @@ class PipelineFilesITCase {
                 deadletter_sinks:
                   rejects:
                 """
-                                + (deadletters.equals("jsonl")
-                                        ? "    LocalFile: {path: rejects, format: jsonl}\n"
-                                        : "    DuckDB: {path: rejects.duckdb}\n"));
+                                + deadletterSink(deadletters));
         StreamExecutionEnvironment failing = env(false);
         PipelineGraph.build(failing, request(cfg, true, FailPoint.throwAlways(stage, 1)));
         assertThatThrownBy(() -> failing.execute("a commit fails for good"))
@@ -236,11 +236,25 @@ class PipelineFilesITCase {
                         file + "#7 transform UndecodableRecord 1");
     }
 
+    /** The deadletter sink entry of {@link #deadletters} {@code kind}. */
+    private String deadletterSink(String kind) {
+        return switch (kind) {
+            case "jsonl" -> "    LocalFile: {path: rejects, format: jsonl}\n";
+            case "duckdb" -> "    DuckDB: {path: rejects.duckdb}\n";
+            case "skipprlake" -> "    SkipprLake: {warehouse: '" + dir.resolve("lake") + "'}\n";
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
     /**
      * The deadletters the sink holds, one line each ({@code source_position stage error_class
-     * data_run}), sorted: every JSONL file in its folder (committed or not), or its DuckDB table.
+     * data_run}), sorted: every JSONL file in its folder (committed or not), its DuckDB table, or
+     * its SkipprLake table's current snapshot.
      */
     private List<String> deadletters(String kind) throws Exception {
+        if (kind.equals("skipprlake")) {
+            return lakeDeadletters();
+        }
         String select =
                 "SELECT source_position || ' ' || stage || ' ' || error_class || ' ' || data_run"
                         + " FROM ";
@@ -288,6 +302,46 @@ class PipelineFilesITCase {
                         out.add(rs.getString(1));
                     }
                 }
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    /** {@link #deadletters} of the SkipprLake deadletter sink, read as an Iceberg reader would. */
+    private List<String> lakeDeadletters() throws Exception {
+        List<String> out = new ArrayList<>();
+        org.apache.iceberg.catalog.Catalog catalog =
+                io.skippr.sinks.skipprlake.SkipprLakeCatalog.of(
+                                "test.",
+                                dir.resolve("lake").toString(),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null)
+                        .open();
+        try {
+            var id = org.apache.iceberg.catalog.TableIdentifier.of("skippr", "skippr_deadletters");
+            if (!catalog.tableExists(id)) {
+                return out;
+            }
+            try (var rows =
+                    org.apache.iceberg.data.IcebergGenerics.read(catalog.loadTable(id)).build()) {
+                for (org.apache.iceberg.data.Record r : rows) {
+                    out.add(
+                            r.getField("source_position")
+                                    + " "
+                                    + r.getField("stage")
+                                    + " "
+                                    + r.getField("error_class")
+                                    + " "
+                                    + r.getField("data_run"));
+                }
+            }
+        } finally {
+            if (catalog instanceof java.io.Closeable closeable) {
+                closeable.close();
             }
         }
         java.util.Collections.sort(out);

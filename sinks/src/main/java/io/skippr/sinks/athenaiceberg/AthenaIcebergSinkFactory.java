@@ -38,7 +38,8 @@ public final class AthenaIcebergSinkFactory implements SinkFactory {
                         0,
                         context.bounded(),
                         TARGET_FILE_BYTES,
-                        false);
+                        false,
+                        context.deadletterRun());
         return IcebergSinks.sink(IcebergSinks.prepare(settings), context.failPoint());
     }
 }

@@ -28,6 +28,7 @@ public final class CommitHistory {
     public static final String POSITION = "skippr.position";
     public static final String POSITION_TYPE = "skippr.position-type";
     public static final String COMPACTION = "skippr.compaction";
+    private static final String BOUNDED_DEADLETTER_RUN = "bounded-deadletter-run";
 
     private final IcebergSinkSettings settings;
 
@@ -111,7 +112,8 @@ public final class CommitHistory {
      * a bounded run the positions it committed per stream (and no rows after them). A continuous
      * commit's read positions join those kept by union, compacted by the source ({@link
      * ReadPositions#compact}) so the properties stay small; its rows of a stream without one count
-     * as rows after the positions.
+     * as rows after the positions. A deadletter sink's bounded commit records its data run ({@link
+     * #boundedDeadletterRun}), a continuous one clears it.
      *
      * @param rows per stream, the rows the commit adds
      */
@@ -122,6 +124,11 @@ public final class CommitHistory {
             Map<String, Long> rows,
             Map<String, CommittedPosition> positions) {
         properties.set(key("last-run"), String.valueOf(Math.max(run, lastRun(table))));
+        if (settings.deadletterRun() > 0 && settings.bounded()) {
+            properties.set(key(BOUNDED_DEADLETTER_RUN), String.valueOf(settings.deadletterRun()));
+        } else if (settings.deadletterRun() > 0) {
+            properties.remove(key(BOUNDED_DEADLETTER_RUN));
+        }
         if (settings.bounded()) {
             if (!positions.isEmpty()) {
                 positions.forEach(
@@ -155,6 +162,20 @@ public final class CommitHistory {
                     String.valueOf(rowsAfterPosition(table) + uncovered));
         }
         properties.commit();
+    }
+
+    /**
+     * The data run whose deadletters the last commit of this deadletter sink took, if that commit
+     * was a bounded run's (0 otherwise, and after {@link #clearBoundedDeadletterRun}): when the
+     * data sink has not committed that data run since, its rows are a failed attempt's.
+     */
+    public long boundedDeadletterRun(Table table) {
+        return Long.parseLong(table.properties().getOrDefault(key(BOUNDED_DEADLETTER_RUN), "0"));
+    }
+
+    /** Forgets {@link #boundedDeadletterRun}, once its rows are removed. */
+    void clearBoundedDeadletterRun(org.apache.iceberg.UpdateProperties properties) {
+        properties.remove(key(BOUNDED_DEADLETTER_RUN)).commit();
     }
 
     /** A property of this pipeline and sink: {@code skippr.<pipeline>/<sink>.<name>}. */

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * Commits each {@link IcebergCommittable} with one catalog commit per table: an append of the
  * table's new data files whose snapshot summary records the commit id (pipeline, sink, run and, in
  * a continuous run, checkpoint), the row count and, in a bounded run, the stream's highest cursor
- * value. Then, if asked, compacts the table ({@link Compactor}).
+ * value. Then, if asked, compacts the table ({@link Compactor}). A bounded deadletter sink's commit
+ * first removes, in the same transaction, the rows of its data run an earlier attempt committed
+ * ({@link DataRunRemoval}).
  *
  * <p>Assumptions: it runs alone (parallelism 1, after {@link WriteAggregator}); the data files it
  * is handed are complete; nobody expires the snapshots of a commit Flink may still replay. A
@@ -38,12 +40,14 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
     private final IcebergSinkSettings settings;
     private final CommitHistory history;
     private final Compactor compactor;
+    private final DataRunRemoval removal;
     private Catalog catalog;
 
     IcebergCommitter(IcebergSinkSettings settings, String job) {
         this.settings = settings;
         this.history = new CommitHistory(settings);
         this.compactor = new Compactor(settings, job);
+        this.removal = new DataRunRemoval(settings, job);
     }
 
     @Override
@@ -113,6 +117,11 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
         // The data, and the run and positions in the table's properties, in one metadata commit:
         // properties outlive the snapshot, which expiry or compaction may drop.
         Transaction tx = table.newTransaction();
+        if (settings.bounded() && settings.deadletterRun() > 0) {
+            // A deadletter sink's run repeated because its data did not commit: the deadletters
+            // an earlier attempt of the same data run committed go out as this one's come in.
+            removal.remove(tx, table, settings.deadletterRun());
+        }
         AppendFiles append = tx.newAppend();
         files.forEach(append::appendFile);
         append.set(CommitHistory.PIPELINE, settings.pipeline())

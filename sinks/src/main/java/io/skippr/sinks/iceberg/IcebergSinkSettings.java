@@ -16,6 +16,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * @param bounded true for a {@code --once} run: one commit per table at the end, all or nothing
  * @param targetFileBytes roll data files at this size
  * @param compact rewrite small data files into larger ones after each commit
+ * @param deadletterRun for a deadletter sink, the data run whose deadletters it takes: a bounded
+ *     commit first removes the rows an earlier attempt of that data run committed; 0 for a data
+ *     sink
  */
 public record IcebergSinkSettings(
         IcebergCatalogFactory catalog,
@@ -25,8 +28,21 @@ public record IcebergSinkSettings(
         long run,
         boolean bounded,
         long targetFileBytes,
-        boolean compact)
+        boolean compact,
+        long deadletterRun)
         implements Serializable {
+
+    public IcebergSinkSettings(
+            IcebergCatalogFactory catalog,
+            String namespace,
+            String pipeline,
+            String sink,
+            long run,
+            boolean bounded,
+            long targetFileBytes,
+            boolean compact) {
+        this(catalog, namespace, pipeline, sink, run, bounded, targetFileBytes, compact, 0);
+    }
 
     public Namespace icebergNamespace() {
         return Namespace.of(namespace);
@@ -39,6 +55,28 @@ public record IcebergSinkSettings(
     /** The same settings for another run number. */
     public IcebergSinkSettings withRun(long newRun) {
         return new IcebergSinkSettings(
-                catalog, namespace, pipeline, sink, newRun, bounded, targetFileBytes, compact);
+                catalog,
+                namespace,
+                pipeline,
+                sink,
+                newRun,
+                bounded,
+                targetFileBytes,
+                compact,
+                deadletterRun);
+    }
+
+    /** These settings for the deadletter sink of data run {@code dataRun}. */
+    public IcebergSinkSettings deadletters(long dataRun) {
+        return new IcebergSinkSettings(
+                catalog,
+                namespace,
+                pipeline,
+                sink,
+                run,
+                bounded,
+                targetFileBytes,
+                compact,
+                dataRun);
     }
 }

@@ -31,12 +31,19 @@ public final class IcebergSinks {
                 catalog -> {
                     IcebergTables.ensureNamespace(catalog, draft.icebergNamespace());
                     CommitHistory history = new CommitHistory(draft);
+                    if (!draft.bounded() && draft.deadletterRun() > 0) {
+                        removeFailedAttemptsDeadletters(catalog, draft, history);
+                    }
                     long last = 0;
                     long after = 0;
                     for (TableIdentifier id : catalog.listTables(draft.icebergNamespace())) {
                         Table table = catalog.loadTable(id);
                         last = Math.max(last, history.lastRun(table));
-                        after += draft.bounded() ? history.rowsAfterPosition(table) : 0;
+                        // a deadletter sink commits no positions: the data sink guards the run
+                        after +=
+                                draft.bounded() && draft.deadletterRun() == 0
+                                        ? history.rowsAfterPosition(table)
+                                        : 0;
                     }
                     if (after > 0) {
                         throw io.skippr.core.spi.OnceAfterContinuous.refusal(
@@ -44,6 +51,28 @@ public final class IcebergSinks {
                     }
                     return draft.withRun(last + 1);
                 });
+    }
+
+    /**
+     * Removes the rows of data run {@code settings.deadletterRun()} from every table whose last
+     * deadletter commit was a bounded run's of that data run: the data sink has not committed that
+     * run (it is still the next), so the rows are a failed {@code --once} attempt's, and this
+     * continuous run reads the same records again. A continuous commit clears the mark, so the rows
+     * of a continuous run (which a restored checkpoint may still need) are never removed.
+     */
+    private static void removeFailedAttemptsDeadletters(
+            Catalog catalog, IcebergSinkSettings settings, CommitHistory history) {
+        DataRunRemoval removal = new DataRunRemoval(settings, "prepare");
+        for (TableIdentifier id : catalog.listTables(settings.icebergNamespace())) {
+            Table table = catalog.loadTable(id);
+            if (history.boundedDeadletterRun(table) != settings.deadletterRun()) {
+                continue;
+            }
+            org.apache.iceberg.Transaction tx = table.newTransaction();
+            removal.remove(tx, table, settings.deadletterRun());
+            history.clearBoundedDeadletterRun(tx.updateProperties());
+            tx.commitTransaction();
+        }
     }
 
     /**

@@ -25,10 +25,11 @@ public final class SkipprLakeSinkFactory implements SinkFactory {
         IcebergSinkSettings settings =
                 IcebergSinks.prepare(
                         settings(
-                                context.pipeline(),
-                                context.entry(),
-                                context.settings(),
-                                context.bounded()));
+                                        context.pipeline(),
+                                        context.entry(),
+                                        context.settings(),
+                                        context.bounded())
+                                .deadletters(context.deadletterRun()));
         return IcebergSinks.sink(settings, context.failPoint());
     }
 

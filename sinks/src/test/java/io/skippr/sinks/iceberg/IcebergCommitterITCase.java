@@ -198,6 +198,100 @@ class IcebergCommitterITCase {
                 .hasMessageContaining("continuous runs committed 20 rows into data_sinks.lake");
     }
 
+    /** Each deadletter row as {@code id:data_run}, sorted. */
+    private static List<String> deadletters(TestLake lake) throws Exception {
+        return lake.rows("skippr_deadletters").stream()
+                .map(r -> r.getField("id") + ":" + r.getField("data_run"))
+                .sorted()
+                .toList();
+    }
+
+    private static List<String> ids(long from, long to, long dataRun) {
+        List<String> out = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            out.add(id + ":" + dataRun);
+        }
+        return out;
+    }
+
+    private static void commit(IcebergSinkSettings settings, long checkpoint, long from, long to)
+            throws Exception {
+        IcebergCommitter committer = new IcebergCommitter(settings, "test");
+        try {
+            assertThat(
+                            committer.commit(
+                                    new IcebergCommittable(
+                                            settings.run(),
+                                            checkpoint,
+                                            List.copyOf(
+                                                    TestLake.writeDeadletters(
+                                                            settings,
+                                                            from,
+                                                            to,
+                                                            settings.deadletterRun())))))
+                    .isTrue();
+        } finally {
+            committer.close();
+        }
+    }
+
+    /**
+     * A deadletter sink's bounded run repeated for the same data run (its data did not commit)
+     * replaces the deadletters the earlier attempt committed, also where a compaction put them in
+     * one data file with another data run's, whose rows stay (copy on write). On main the rerun's
+     * rows were added to the earlier attempt's: 50 rows, 5 of them twice.
+     */
+    @Test
+    void aRepeatedBoundedDeadletterRunReplacesItsDataRunsRowsAlsoInACompactedFile()
+            throws Exception {
+        TestLake lake = lake();
+        IcebergSinkSettings continuous = lake.deadletterSettings(false, false, 1);
+        for (int checkpoint = 1; checkpoint <= 4; checkpoint++) {
+            commit(continuous, checkpoint, checkpoint * 10 - 9, checkpoint * 10 + 1);
+        }
+        // data run 1 committed; data run 2's first attempt: its deadletters commit (and compact
+        // with run 1's), its data does not
+        commit(lake.deadletterSettings(true, true, 2), 1, 101, 106);
+        Table compacted = lake.table("skippr_deadletters");
+        try (var files = compacted.newScan().planFiles()) {
+            assertThat(files).as("one file, both runs' rows").hasSize(1);
+        }
+        commit(lake.deadletterSettings(true, false, 2), 1, 101, 106);
+
+        List<String> expected = new ArrayList<>(ids(1, 41, 1));
+        expected.addAll(ids(101, 106, 2));
+        java.util.Collections.sort(expected);
+        assertThat(deadletters(lake)).containsExactlyElementsOf(expected);
+        List<Record> rows = lake.rows("skippr_deadletters");
+        assertThat(rows).hasSize(45);
+        assertThat(sumOfIds(rows)).as("820 of run 1, 515 of run 2").isEqualTo(1335);
+    }
+
+    /**
+     * A continuous run after a failed {@code --once} attempt of the same data run removes that
+     * attempt's deadletters before it starts (it reads the same records again), and only those: a
+     * later start of the same data run (a restore) leaves the continuous run's own. On main the
+     * attempt's 5 deadletters stayed beside the continuous run's.
+     */
+    @Test
+    void aContinuousRunRemovesTheDeadlettersOfAFailedOnceAttemptOfItsDataRunOnly()
+            throws Exception {
+        TestLake lake = lake();
+        commit(lake.deadletterSettings(true, false, 1), 1, 1, 11); // run 1 committed
+        commit(lake.deadletterSettings(true, false, 2), 1, 101, 106); // run 2's data did not
+        IcebergSinkSettings continuous = lake.deadletterSettings(false, false, 2);
+        List<String> expected = new ArrayList<>(ids(1, 11, 1));
+        java.util.Collections.sort(expected);
+        assertThat(deadletters(lake)).as("before it starts").containsExactlyElementsOf(expected);
+        commit(continuous, 1, 101, 106);
+        expected.addAll(ids(101, 106, 2));
+        java.util.Collections.sort(expected);
+        assertThat(deadletters(lake)).containsExactlyElementsOf(expected);
+        lake.deadletterSettings(false, false, 2); // restored: its checkpoint's rows stay
+        assertThat(deadletters(lake)).containsExactlyElementsOf(expected);
+        assertThat(sumOfIds(lake.rows("skippr_deadletters"))).isEqualTo(55 + 515);
+    }
+
     @Test
     void aBoundedCommitMissingASubtasksEndCommitsNothing() throws Exception {
         TestLake lake = lake();

@@ -50,6 +50,43 @@ final class TestLake {
                         catalog(), "skippr", "p", "lake", 0, bounded, targetFileBytes, compact));
     }
 
+    /** Settings as {@link #settings(boolean, long, boolean)}, for the deadletter sink of a run. */
+    IcebergSinkSettings deadletterSettings(boolean bounded, boolean compact, long dataRun) {
+        return IcebergSinks.prepare(
+                new IcebergSinkSettings(
+                                catalog(), "skippr", "p", "rejects", 0, bounded, 1 << 20, compact)
+                        .deadletters(dataRun));
+    }
+
+    /** Deadletter-like rows: an id and the data run they belong to. */
+    static final StreamSchema DEADLETTERS =
+            new StreamSchema(
+                    "skippr_deadletters",
+                    List.of(Column.of("id", DataType.INT64), Column.of("data_run", DataType.INT64)),
+                    List.of());
+
+    /** The results one writer hands on after writing deadletters {@code from..to-1} of a run. */
+    static Collection<IcebergWriteResult> writeDeadletters(
+            IcebergSinkSettings settings, long from, long to, long dataRun) throws Exception {
+        try (IcebergWriter writer = new IcebergWriter(settings, 0, 1, 0, "test", from)) {
+            writer.write(new SchemaChange(DEADLETTERS), null);
+            for (long id = from; id < to; id++) {
+                String position = "dl:" + id;
+                writer.write(
+                        Row.insert(
+                                        DEADLETTERS.stream(),
+                                        DEADLETTERS.version(),
+                                        new Object[] {id, dataRun},
+                                        position)
+                                .identified(
+                                        SkipprId.of(DEADLETTERS.stream(), position),
+                                        1_700_000_000_000_000L),
+                        null);
+            }
+            return writer.prepareCommit();
+        }
+    }
+
     static Row order(StreamSchema schema, long id) {
         Object[] values = {id, BigDecimal.valueOf(id * 125, 2), "new"};
         return Row.insert(schema.stream(), schema.version(), values, "orders:" + id)
