@@ -308,6 +308,90 @@ class PipelineFilesITCase {
         return out;
     }
 
+    /**
+     * Passes when a continuous run that follows a {@code --once} run whose data commit failed for
+     * good (its deadletters committed, its data and positions did not) reads the same records again
+     * and leaves each deadletter once: the failed attempt's deadletters belong to a data run that
+     * never committed, so the continuous run of that data run removes them before it starts. A
+     * {@code --once} run after it is not refused for the continuous run's deadletter commits and
+     * adds nothing. On main the continuous run left each deadletter twice.
+     */
+    @Test
+    void aContinuousRunAfterAFailedOnceRunKeepsEachDeadletterOnce() throws Exception {
+        ShopFiles.write(dir.resolve("in"), "a.csv", 1, 501, 3);
+        Config cfg =
+                config(
+                        """
+                pipelines:
+                  orders:
+                    data_source: data_sources.shop
+                    data_sink: data_sinks.out
+                    deadletter_sink: deadletter_sinks.rejects
+                data_sources:
+                  shop:
+                    LocalFile: {path: in/*.csv, format: csv, stream: orders}
+                data_sinks:
+                  out:
+                    LocalFile: {path: out}
+                deadletter_sinks:
+                  rejects:
+                    LocalFile: {path: rejects, format: jsonl}
+                """);
+        StreamExecutionEnvironment failing = env(false);
+        PipelineGraph.build(
+                failing,
+                request(cfg, true, FailPoint.throwAlways(FailPoint.Stage.BEFORE_COMMIT, 1)));
+        assertThatThrownBy(() -> failing.execute("the data commit fails for good"))
+                .hasStackTraceContaining(
+                        "injected failure: " + FailPoint.Stage.BEFORE_COMMIT.label() + " #1");
+        assertThat(deadletters("jsonl")).as("the failed attempt's deadletters").hasSize(3);
+
+        StreamExecutionEnvironment continuous = env(true);
+        PipelineGraph.build(continuous, request(cfg, false, FailPoint.NONE));
+        JobClient job = continuous.executeAsync("continuous after the failed --once");
+        try {
+            awaitRows(dir.resolve("out"), 500);
+            awaitContinuousDeadletters(dir.resolve("rejects"));
+        } finally {
+            job.cancel().get();
+        }
+        String file = dir.resolve("in").resolve("a.csv").toString();
+        List<String> once =
+                List.of(
+                        file + "#5 transform UndecodableRecord 1",
+                        file + "#6 transform UndecodableRecord 1",
+                        file + "#7 transform UndecodableRecord 1");
+        assertThat(deadletters("jsonl")).as("each deadletter once").containsExactlyElementsOf(once);
+
+        StreamExecutionEnvironment again = env(false);
+        PipelineGraph.build(again, request(cfg, true, FailPoint.NONE));
+        var counters = Progress.byStream(again.execute("--once after").getAllAccumulatorResults());
+        assertThat(counters.getOrDefault("orders", Map.of()))
+                .as("nothing is read again")
+                .doesNotContainEntry("written", 500L)
+                .doesNotContainEntry("deadlettered", 3L);
+        assertThat(deadletters("jsonl")).containsExactlyElementsOf(once);
+        assertThat(
+                        one(
+                                "SELECT count(*), count(DISTINCT _skippr_id), sum(id) FROM read_parquet("
+                                        + files(dir.resolve("out"))
+                                        + ")"))
+                .containsExactly(
+                        500L, 500L, BigDecimal.valueOf(ShopFiles.idSum(1, 501)).toBigInteger());
+    }
+
+    /** Polls until a continuous run committed deadletters into {@code root}, for a minute. */
+    private static void awaitContinuousDeadletters(Path root) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (new CommitLog(root).effective().stream().anyMatch(c -> !c.bounded())) {
+                return;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+        throw new AssertionError("no continuous deadletter commit in " + root + " within a minute");
+    }
+
     /** {@link #deadletters} of the SkipprLake deadletter sink, read as an Iceberg reader would. */
     private List<String> lakeDeadletters() throws Exception {
         List<String> out = new ArrayList<>();

@@ -38,7 +38,8 @@ public final class DuckDbSinkFactory implements SinkFactory {
                         context.entry(),
                         schema,
                         context.bounded(),
-                        WriteMode.of(context.writeMode())),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
                 new DuckDbRowCheck(),
                 context);
     }

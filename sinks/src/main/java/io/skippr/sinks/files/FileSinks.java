@@ -57,10 +57,12 @@ public final class FileSinks {
     /**
      * Settings for a new run into {@code store}, as {@link #prepare(FileStore, String, boolean,
      * FileFormat, String)}; for the deadletter sink of data run {@code deadletterRun} (0: a data
-     * sink), a bounded run also removes the files and records of every earlier bounded run that
-     * took that data run's deadletters. Their data did not commit (a data run that commits is the
-     * last of its number), and this run deadletters the same records again: without the removal
-     * they would be there twice. The data sink commits only after this run's deadletters did.
+     * sink), a run, bounded or continuous, also removes the files and records of every earlier
+     * bounded run that took that data run's deadletters. Their data did not commit (a data run that
+     * commits is the last of its number), and this run deadletters the same records again: without
+     * the removal they would be there twice. A bounded run's data sink commits only after this
+     * run's deadletters did. A continuous run's commits are never removed, so a restored checkpoint
+     * finds its deadletters where it left them.
      */
     public static FileSinkSettings prepare(
             FileStore store,
@@ -71,7 +73,9 @@ public final class FileSinks {
             long deadletterRun) {
         try {
             CommitLog log = new CommitLog(store, pipeline);
-            long after = bounded ? log.rowsAfterPositions() : 0; // before anything is removed
+            // before anything is removed; a deadletter sink commits no positions: the data sink
+            // guards the run
+            long after = bounded && deadletterRun == 0 ? log.rowsAfterPositions() : 0;
             if (after > 0) {
                 throw io.skippr.core.spi.OnceAfterContinuous.refusal(
                         pipeline, store.describe(), after, false);
@@ -83,15 +87,15 @@ public final class FileSinks {
                     }
                     store.delete(undone.record());
                 }
-                for (CommitLog.Commit replaced : log.effective()) {
-                    if (deadletterRun > 0
-                            && replaced.bounded()
-                            && replaced.deadletterRun() == deadletterRun) {
-                        for (String file : replaced.files()) {
-                            store.delete(file);
-                        }
-                        store.delete(replaced.record());
+            }
+            for (CommitLog.Commit replaced : log.effective()) {
+                if (deadletterRun > 0
+                        && replaced.bounded()
+                        && replaced.deadletterRun() == deadletterRun) {
+                    for (String file : replaced.files()) {
+                        store.delete(file);
                     }
+                    store.delete(replaced.record());
                 }
             }
             long lastRun = log.lastRun();

@@ -38,7 +38,8 @@ public final class PostgresSinkFactory implements SinkFactory {
                         context.entry(),
                         s.string("schema").orElse("public"),
                         context.bounded(),
-                        WriteMode.of(context.writeMode())),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
                 new PostgresRowCheck(),
                 context);
     }

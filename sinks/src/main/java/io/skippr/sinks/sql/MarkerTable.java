@@ -100,6 +100,47 @@ public final class MarkerTable {
         }
     }
 
+    /**
+     * Whether the last run of this pipeline and sink (the highest in the table) was a bounded run
+     * that committed rows: for a deadletter sink, a run whose one transaction replaced every row of
+     * its data run with its own.
+     */
+    public boolean lastRunBoundedWithRows(Connection c) throws SQLException {
+        SqlDialect d = settings.dialect();
+        String ours = " WHERE " + d.quote("pipeline") + " = ? AND " + d.quote("sink") + " = ?";
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT "
+                                + d.quote("bounded")
+                                + ", "
+                                + d.quote("rows")
+                                + " FROM "
+                                + qualified
+                                + ours
+                                + " AND "
+                                + d.quote("run")
+                                + " = (SELECT max("
+                                + d.quote("run")
+                                + ") FROM "
+                                + qualified
+                                + ours
+                                + ")")) {
+            st.setString(1, settings.pipeline());
+            st.setString(2, settings.sink());
+            st.setString(3, settings.pipeline());
+            st.setString(4, settings.sink());
+            boolean bounded = false;
+            long rows = 0;
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    bounded = rs.getBoolean(1);
+                    rows += rs.getLong(2);
+                }
+            }
+            return bounded && rows > 0;
+        }
+    }
+
     /** A marker row to insert. */
     public record Marker(
             long run,

@@ -1,5 +1,6 @@
 package io.skippr.sinks.sql;
 
+import io.skippr.core.record.Deadletter;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
@@ -30,6 +31,23 @@ public final class SqlSinks {
             String schema,
             boolean bounded,
             WriteMode mode) {
+        return prepare(database, pipeline, sink, schema, bounded, mode, 0);
+    }
+
+    /**
+     * As {@link #prepare(SqlDatabase, String, String, String, boolean, WriteMode)}, for the
+     * deadletter sink of data run {@code deadletterRun} (0: a data sink). A deadletter sink commits
+     * no positions, so its continuous commits never make a bounded run's refusal: the data sink
+     * guards the run.
+     */
+    public static SqlSinkSettings prepare(
+            SqlDatabase database,
+            String pipeline,
+            String sink,
+            String schema,
+            boolean bounded,
+            WriteMode mode,
+            long deadletterRun) {
         if (mode == WriteMode.REPLACE && !bounded) {
             throw io.skippr.config.ConfigException.of(
                     "skippr.yml",
@@ -49,7 +67,9 @@ public final class SqlSinks {
             c.commit();
             c.setAutoCommit(true);
             database.finishLeftPrepared(c, draft);
-            if (bounded && (mode == WriteMode.APPEND || mode == WriteMode.DEFAULT)) {
+            if (bounded
+                    && deadletterRun == 0
+                    && (mode == WriteMode.APPEND || mode == WriteMode.DEFAULT)) {
                 long after = markers.rowsAfterPositions(c); // before any staging is dropped
                 if (after > 0) {
                     throw io.skippr.core.spi.OnceAfterContinuous.refusal(
@@ -113,11 +133,59 @@ public final class SqlSinks {
 
     /**
      * The {@link SkipprSink} of {@code context}: a data sink, or a deadletter sink whose bounded
-     * commits replace the deadletters of earlier attempts of the same data run.
+     * commits replace the deadletters of earlier attempts of the same data run, and whose
+     * continuous run first removes a failed bounded attempt's ({@link
+     * #removeFailedAttemptsDeadletters}).
      */
     public static SkipprSink sink(
             SqlSinkSettings settings, RowCheck check, io.skippr.core.spi.SinkContext context) {
-        return sink(settings.deadletters(context.deadletterRun()), check, context.failPoint());
+        SqlSinkSettings sink = settings.deadletters(context.deadletterRun());
+        if (!sink.bounded() && sink.deadletterRun() > 0) {
+            removeFailedAttemptsDeadletters(sink);
+        }
+        return sink(sink, check, context.failPoint());
+    }
+
+    /**
+     * Before a deadletter sink's continuous run: when the sink's last run was a bounded one that
+     * committed deadletters, deletes the rows of this run's data run. That bounded commit replaced
+     * every row of its data run with its own, and if its data run is this one the data sink has not
+     * committed it (it is still the next): the rows are a failed {@code --once} attempt's, and this
+     * run reads the same records again. Once this run commits, its last run is continuous, so rows
+     * a restored checkpoint may still need are never deleted.
+     */
+    static void removeFailedAttemptsDeadletters(SqlSinkSettings settings) {
+        SqlDialect dialect = settings.dialect();
+        String table = dialect.names().table(Deadletter.STREAM);
+        String dataRun = dialect.names().column(Deadletter.DATA_RUN);
+        try (Connection c = settings.database().connect()) {
+            var columns = dialect.columns(c, settings.schema(), table);
+            if (columns == null
+                    || !columns.containsKey(dataRun)
+                    || !new MarkerTable(settings).lastRunBoundedWithRows(c)) {
+                return;
+            }
+            try (java.sql.PreparedStatement st =
+                    c.prepareStatement(
+                            "DELETE FROM "
+                                    + settings.qualified(table)
+                                    + " WHERE "
+                                    + dialect.quote(dataRun)
+                                    + " = ?")) {
+                st.setLong(1, settings.deadletterRun());
+                int deleted = st.executeUpdate();
+                LOG.info(
+                        "Removed {} deadletters of data run {} that a failed --once attempt of"
+                                + " pipeline {} left",
+                        deleted,
+                        settings.deadletterRun(),
+                        settings.pipeline());
+            }
+        } catch (SQLException e) {
+            throw unchecked(settings.database().failure("removing a failed run's deadletters", e));
+        } catch (IOException e) {
+            throw unchecked(e);
+        }
     }
 
     /** A {@link SkipprSink} writing through {@link SqlSink}. */
