@@ -1,5 +1,6 @@
 package io.skippr.sinks.clickhouse;
 
+import io.skippr.core.record.Deadletter;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.RowCheck;
@@ -28,7 +29,10 @@ public final class ClickHouseSinkFactory implements SinkFactory {
     public SkipprSink create(SinkContext context) {
         context.requireAppend("ClickHouse");
         return sink(
-                ClickHouseSettings.of(context.settings()), context.failPoint(), context.bounded());
+                ClickHouseSettings.of(context.settings()),
+                context.failPoint(),
+                context.bounded(),
+                context.deadletterRun());
     }
 
     static SkipprSink sink(ClickHouseSettings settings, FailPoint failPoint) {
@@ -37,13 +41,27 @@ public final class ClickHouseSinkFactory implements SinkFactory {
 
     /**
      * Checks that the server answers and takes the login, creates the database if needed, and
-     * returns the sink; so a wrong host or password fails before the job starts.
+     * returns the sink; so a wrong host or password fails before the job starts. The deadletter
+     * sink of data run {@code deadletterRun} (0: a data sink) in a bounded run first deletes the
+     * deadletters of that data run an earlier attempt inserted ({@link
+     * ClickHouseTables#deleteDataRun}).
      */
     static SkipprSink sink(ClickHouseSettings settings, FailPoint failPoint, boolean bounded) {
+        return sink(settings, failPoint, bounded, 0);
+    }
+
+    static SkipprSink sink(
+            ClickHouseSettings settings, FailPoint failPoint, boolean bounded, long deadletterRun) {
         ClickHouseHttp http = new ClickHouseHttp(settings);
         try {
             String version = http.query("SELECT version()").strip();
-            new ClickHouseTables(http, settings.database()).createDatabase();
+            ClickHouseTables tables = new ClickHouseTables(http, settings.database());
+            tables.createDatabase();
+            if (bounded && deadletterRun > 0) {
+                // It cannot wait for the data sink, so an earlier attempt of this data run (whose
+                // data did not commit) inserted its deadletters: this run writes them again.
+                tables.deleteDataRun(ClickHouseTables.tableName(Deadletter.STREAM), deadletterRun);
+            }
             LOG.info(
                     "ClickHouse {} at {}, database {}",
                     version,

@@ -5,6 +5,7 @@ import static io.skippr.sinks.clickhouse.ClickHouseSql.quote;
 
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.Column;
+import io.skippr.core.record.Deadletter;
 import io.skippr.core.record.StreamSchema;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -144,6 +145,51 @@ final class ClickHouseTables {
             if (e.code() != COLUMN_EXISTS) {
                 throw e;
             }
+        }
+    }
+
+    /** How long {@link #deleteDataRun} waits for the server to finish its deletion. */
+    static final java.time.Duration DELETE_PATIENCE = java.time.Duration.ofMinutes(2);
+
+    /**
+     * Deletes the rows of {@code table} whose {@link Deadletter#DATA_RUN} is {@code dataRun} and
+     * waits until they are gone; nothing when the table or the column is missing. The server runs
+     * the deletion as a mutation in the background (this one has no {@code mutations_sync}): it
+     * applies to the parts that exist when it is created, never to rows inserted after it, and is
+     * waited for by polling {@code system.mutations}.
+     */
+    void deleteDataRun(String table, long dataRun) throws InterruptedException {
+        if (!columns(table).containsKey(Deadletter.DATA_RUN)) {
+            return;
+        }
+        http.query(
+                "ALTER TABLE "
+                        + ClickHouseSql.table(database, table)
+                        + " DELETE WHERE "
+                        + quote(Deadletter.DATA_RUN)
+                        + " = "
+                        + dataRun);
+        long deadline = System.nanoTime() + DELETE_PATIENCE.toNanos();
+        String pending =
+                "SELECT count() FROM system.mutations WHERE database = "
+                        + literal(database)
+                        + " AND table = "
+                        + literal(table)
+                        + " AND is_done = 0";
+        while (!"0".equals(http.query(pending).strip())) {
+            if (System.nanoTime() > deadline) {
+                throw new ClickHouseException(
+                        "ClickHouse has not finished deleting the rows of data run "
+                                + dataRun
+                                + " from "
+                                + database
+                                + "."
+                                + table
+                                + " after "
+                                + DELETE_PATIENCE.toSeconds()
+                                + " s; see system.mutations, then run again");
+            }
+            Thread.sleep(100);
         }
     }
 

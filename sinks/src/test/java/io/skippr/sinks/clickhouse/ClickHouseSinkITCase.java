@@ -739,6 +739,57 @@ class ClickHouseSinkITCase {
                 .satisfies(e -> assertThat(everything(e)).doesNotContain(password));
     }
 
+    /** A deadletter sink's bounded run: the pipeline's deadletters at {@code positions}. */
+    private static void deadletters(long dataRun, String... positions) throws Exception {
+        List<SourceRecord> records = new ArrayList<>();
+        records.add(new SchemaChange(io.skippr.core.record.Deadletter.SCHEMA));
+        for (String position : positions) {
+            records.add(
+                    new io.skippr.core.record.Deadletter(
+                                    "orders",
+                                    "orders",
+                                    io.skippr.core.record.Deadletter.TRANSFORM,
+                                    "UndecodableRecord",
+                                    "one field too many",
+                                    1_700_000_000_000_000L,
+                                    position,
+                                    "1,2,3,4")
+                            .toRow(dataRun));
+        }
+        StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH, 1);
+        DataStream<SourceRecord> stream =
+                env.fromData(records, SerializerTypeInfo.SOURCE_RECORD).name("deadletters");
+        ClickHouseSinkFactory.sink(settings, FailPoint.NONE, true, dataRun)
+                .addTo(stream, "orders/deadletters/rejects", null);
+        env.execute("clickhouse deadletters of data run " + dataRun);
+    }
+
+    /**
+     * A deadletter sink's {@code --once} run deletes, before it writes, the deadletters of its data
+     * run that an earlier attempt inserted (their data did not commit, or this run would have
+     * another data run), and keeps those of other data runs: each deadletter once, as the table
+     * holds it, without waiting for a merge or {@code FINAL}. On main the rerun's 3 deadletters
+     * were added beside the attempt's until a merge folded them.
+     */
+    @Test
+    void aBoundedDeadletterRunReplacesTheDeadlettersAnEarlierAttemptOfItsDataRunLeft()
+            throws Exception {
+        deadletters(1, "a.csv#5", "a.csv#6"); // data run 1 committed
+        deadletters(2, "b.csv#1", "b.csv#2", "b.csv#3"); // data run 2's data did not commit
+        deadletters(2, "b.csv#1", "b.csv#2", "b.csv#3"); // its rerun
+        String dl = table(io.skippr.core.record.Deadletter.STREAM);
+        assertThat(
+                        select(
+                                "SELECT source_position, data_run FROM "
+                                        + dl
+                                        + " ORDER BY source_position"))
+                .extracting(r -> r[0] + " " + r[1])
+                .containsExactly("a.csv#5 1", "a.csv#6 1", "b.csv#1 2", "b.csv#2 2", "b.csv#3 2");
+        assertThat(select("SELECT count(), uniqExact(_skippr_id), sum(data_run) FROM " + dl))
+                .extracting(r -> String.join(" ", r))
+                .containsExactly("5 5 8");
+    }
+
     @Test
     void writeModesOtherThanAppendAreRefused() {
         Map<String, Object> values = new HashMap<>(Map.of("host", settings.host()));
