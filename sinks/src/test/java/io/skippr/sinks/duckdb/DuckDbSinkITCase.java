@@ -164,6 +164,90 @@ class DuckDbSinkITCase {
                 .containsExactly(Map.entry("events", String.valueOf(n - 1)));
     }
 
+    /**
+     * The deadletter sink of data run {@code dataRun} (as the job builds it, through the factory)
+     * takes the pipeline's deadletters at {@code positions}, in a bounded or a continuous run.
+     */
+    private void deadletters(boolean bounded, long dataRun, String... positions) throws Exception {
+        java.util.List<io.skippr.core.record.SourceRecord> records = new java.util.ArrayList<>();
+        records.add(
+                new io.skippr.core.record.SchemaChange(io.skippr.core.record.Deadletter.SCHEMA));
+        for (String position : positions) {
+            records.add(
+                    new io.skippr.core.record.Deadletter(
+                                    "orders",
+                                    "orders",
+                                    io.skippr.core.record.Deadletter.TRANSFORM,
+                                    "UndecodableRecord",
+                                    "one field too many",
+                                    1_700_000_000_000_000L,
+                                    position,
+                                    "1,2,3,4")
+                            .toRow(dataRun));
+        }
+        StreamExecutionEnvironment env =
+                env(bounded ? RuntimeExecutionMode.BATCH : RuntimeExecutionMode.STREAMING, 0);
+        env.setParallelism(1); // the schema change reaches the one writer before the rows
+        var stream = env.fromData(records, io.skippr.core.serde.SerializerTypeInfo.SOURCE_RECORD);
+        deadletterSink(bounded, dataRun).addTo(stream, "orders/deadletters/rejects", null);
+        env.execute("deadletters of data run " + dataRun);
+    }
+
+    private io.skippr.core.spi.SkipprSink deadletterSink(boolean bounded, long dataRun) {
+        return DuckDbSinkFactory.sink(
+                duck.database(),
+                new io.skippr.core.spi.SinkContext(
+                        "orders",
+                        "rejects",
+                        null,
+                        bounded,
+                        dir,
+                        "append",
+                        io.skippr.core.spi.FailPoint.NONE,
+                        null,
+                        dataRun),
+                duck.schema);
+    }
+
+    private List<String> deadletterRows() throws Exception {
+        return duck
+                .rows(
+                        "SELECT source_position || ' ' || data_run FROM "
+                                + duck.table("skippr_deadletters")
+                                + " ORDER BY source_position")
+                .stream()
+                .map(r -> r.get(0))
+                .toList();
+    }
+
+    /**
+     * A continuous deadletter sink after a failed {@code --once} attempt of the same data run (its
+     * deadletters committed, its data did not) deletes that attempt's deadletters before it starts,
+     * since it deadletters the same records again; a later start of the same data run (a restore)
+     * deletes nothing, as its last run is continuous; and a {@code --once} run after the continuous
+     * commits is not refused and replaces them. On main the continuous run's 3 deadletters were
+     * added beside the attempt's, and the last run was refused ("continuous runs committed 3 rows
+     * into data_sinks.rejects").
+     */
+    @Test
+    void aContinuousDeadletterRunAfterAFailedOnceAttemptKeepsEachDeadletterOnce() throws Exception {
+        deadletters(true, 1, "a.csv#5", "a.csv#6", "a.csv#7"); // the attempt; its data failed
+        deadletters(false, 1, "a.csv#5", "a.csv#6", "a.csv#7"); // continuous, same data run
+        List<String> once = List.of("a.csv#5 1", "a.csv#6 1", "a.csv#7 1");
+        assertThat(deadletterRows()).containsExactlyElementsOf(once);
+        deadletterSink(false, 1); // a restore of the continuous run
+        assertThat(deadletterRows())
+                .as("a restore deletes nothing")
+                .containsExactlyElementsOf(once);
+        deadletters(true, 1, "a.csv#5", "a.csv#6", "a.csv#7");
+        assertThat(deadletterRows()).containsExactlyElementsOf(once);
+        assertThat(
+                        duck.one(
+                                "SELECT count(*), count(DISTINCT _skippr_id), sum(data_run) FROM "
+                                        + duck.table("skippr_deadletters")))
+                .containsExactly("3", "3", "3");
+    }
+
     /** Version 1 of {@code Evolving}: id and name; version 2 adds {@code note} from row 500. */
     static final class AddColumn implements ScriptedRows.Script {
         private static final long serialVersionUID = 1L;
