@@ -14,7 +14,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Binary form of {@link EnumState} in checkpoints. Version 1: schema (presence flag, then {@link
  * ValueCodec#writeSchema}), known paths, pending splits (as {@link FileSplitSerializer} version 1),
  * discovered flag; version 3 adds, per file, how far it was read (path, {@link FileEntry} line);
- * version 4 the next split number and, per file with a split out, that split's number.
+ * version 4 the next split number and, per file with a split out, that split's number; version 5
+ * writes pending splits as {@link FileSplitSerializer} version 5.
  */
 public final class EnumStateSerializer implements SimpleVersionedSerializer<EnumState> {
     public static final EnumStateSerializer INSTANCE = new EnumStateSerializer();

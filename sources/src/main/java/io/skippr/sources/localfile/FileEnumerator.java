@@ -112,12 +112,13 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             List<String> files,
             StreamSchema schema,
             Map<String, FileEntry> from,
+            Map<String, List<Long>> skips,
             List<String> unchanged,
             List<String> carried,
             Map<String, Long> ends,
             Map<String, Tail> tails) {
         Discovery(List<String> files, StreamSchema schema) {
-            this(files, schema, Map.of(), List.of(), List.of(), Map.of(), Map.of());
+            this(files, schema, Map.of(), Map.of(), List.of(), List.of(), Map.of(), Map.of());
         }
     }
 
@@ -136,23 +137,27 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             }
         }
         Map<String, FileEntry> from = new TreeMap<>();
+        Map<String, List<Long>> skips = new TreeMap<>();
         List<String> unchanged = new ArrayList<>();
         List<String> carried = new ArrayList<>();
         if (firstListing.compareAndSet(true, false)) {
-            Map<String, FileEntry> committed = source.committed();
+            Map<String, LocalFileSource.Committed> committed = source.committed();
             for (Iterator<Path> it = fresh.iterator(); it.hasNext(); ) {
                 Path file = it.next();
-                FileEntry read = committed.get(file.toString());
+                LocalFileSource.Committed read = committed.get(file.toString());
                 if (read == null) {
                     continue;
                 }
-                FileEntry start = resumeFrom(file, read);
+                FileEntry start = resumeFrom(file, read.reached());
                 if (start == null) {
                     it.remove();
                     unchanged.add(file.toString());
-                    carried.add(read.toLine());
+                    carried.add(read.reached().toLine());
                 } else {
                     from.put(file.toString(), start);
+                    if (start.generation() == read.reached().generation()) {
+                        skips.put(file.toString(), read.skip());
+                    }
                 }
             }
         }
@@ -169,7 +174,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
             tails = tails();
         }
         if (fresh.isEmpty()) {
-            return new Discovery(List.of(), schema, from, unchanged, carried, ends, tails);
+            return new Discovery(List.of(), schema, from, skips, unchanged, carried, ends, tails);
         }
         source.checkFormat(fresh);
         StreamSchema current = schema;
@@ -187,7 +192,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         for (Path p : fresh) {
             paths.add(p.toString());
         }
-        return new Discovery(paths, next, from, unchanged, carried, ends, tails);
+        return new Discovery(paths, next, from, skips, unchanged, carried, ends, tails);
     }
 
     /** The files read before that grew or were rewritten since; on the worker thread. */
@@ -299,7 +304,9 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                 FileSplit split = FileSplit.unread(path, source.format(), splitSchema());
                 FileEntry start = found.from().get(path);
                 if (start != null) {
-                    split = split.at(start.records(), start.offset(), start.generation());
+                    split =
+                            split.at(start.records(), start.offset(), start.generation())
+                                    .skipping(found.skips().getOrDefault(path, List.of()));
                 }
                 split = split.endingAt(found.ends().getOrDefault(path, -1L));
                 if (added.isEmpty() && !found.carried().isEmpty()) {

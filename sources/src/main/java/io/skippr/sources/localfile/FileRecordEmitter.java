@@ -21,6 +21,10 @@ final class FileRecordEmitter implements RecordEmitter<FileRecord, SourceRecord,
     @Override
     public void emitRecord(
             FileRecord element, SourceOutput<SourceRecord> output, FileSplitState state) {
+        if (element.record() instanceof Row && state.skips(element)) {
+            state.advance(element); // committed after a hole in the position: read past it
+            return;
+        }
         if (element.record() instanceof Row row && element.schema() != last) {
             if (announced.add(row.schemaVersion())) {
                 output.collect(new SchemaChange(element.schema()));

@@ -29,6 +29,10 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *     version, or of a {@code --once} run's tests)
  * @param report for a finished split in its reader's state, the report of it the enumerator has not
  *     acknowledged yet ({@link io.skippr.sources.UnacknowledgedReports}); null for a split to read
+ * @param skip records a committed position says were read after a hole in it (a subtask's commit
+ *     that never happened): pairs of record counts {@code from, to}, each the records after the
+ *     {@code from}-th up to the {@code to}-th, which the reader reads past without emitting them
+ *     again; empty for none
  */
 public record FileSplit(
         String path,
@@ -40,7 +44,8 @@ public record FileSplit(
         List<String> carried,
         long endOffset,
         long number,
-        FileRead report)
+        FileRead report,
+        List<Long> skip)
         implements SourceSplit {
 
     public FileSplit {
@@ -48,6 +53,32 @@ public record FileSplit(
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(schema, "schema");
         carried = List.copyOf(carried);
+        skip = skip == null ? List.of() : List.copyOf(skip);
+    }
+
+    public FileSplit(
+            String path,
+            FileFormat format,
+            StreamSchema schema,
+            long recordsRead,
+            long byteOffset,
+            int generation,
+            List<String> carried,
+            long endOffset,
+            long number,
+            FileRead report) {
+        this(
+                path,
+                format,
+                schema,
+                recordsRead,
+                byteOffset,
+                generation,
+                carried,
+                endOffset,
+                number,
+                report,
+                List.of());
     }
 
     public FileSplit(
@@ -109,7 +140,8 @@ public record FileSplit(
                 files,
                 endOffset,
                 number,
-                report);
+                report,
+                skip);
     }
 
     /** This split reading up to byte {@code end} only (-1: to the end of the file). */
@@ -124,7 +156,8 @@ public record FileSplit(
                 carried,
                 end,
                 number,
-                report);
+                report,
+                skip);
     }
 
     /** This split at another reading position. */
@@ -139,7 +172,8 @@ public record FileSplit(
                 carried,
                 endOffset,
                 number,
-                report);
+                report,
+                skip);
     }
 
     /** This split as the enumerator's split {@code n}. */
@@ -154,7 +188,8 @@ public record FileSplit(
                 carried,
                 endOffset,
                 n,
-                report);
+                report,
+                skip);
     }
 
     /** This split finished, read up to {@code entry} (a {@link FileEntry} line): its report. */
@@ -169,7 +204,34 @@ public record FileSplit(
                 carried,
                 endOffset,
                 number,
-                new FileRead(path, number, entry));
+                new FileRead(path, number, entry),
+                skip);
+    }
+
+    /** This split reading past the records of {@code ranges} ({@link #skip}) without them. */
+    FileSplit skipping(List<Long> ranges) {
+        return new FileSplit(
+                path,
+                format,
+                schema,
+                recordsRead,
+                byteOffset,
+                generation,
+                carried,
+                endOffset,
+                number,
+                report,
+                ranges);
+    }
+
+    /** Whether the record that makes {@code records} records read is one to read past. */
+    boolean skips(long records) {
+        for (int i = 0; i + 1 < skip.size(); i += 2) {
+            if (records > skip.get(i) && records <= skip.get(i + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether this is a finished split whose report is kept ({@link #report}). */
@@ -195,6 +257,7 @@ public record FileSplit(
                 + (endOffset >= 0 ? " end=" + endOffset : "")
                 + (number >= 0 ? " #" + number : "")
                 + (report != null ? " finished" : "")
+                + (skip.isEmpty() ? "" : " skip=" + skip)
                 + "]";
     }
 }

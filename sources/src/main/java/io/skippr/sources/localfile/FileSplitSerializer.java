@@ -12,12 +12,13 @@ import org.apache.flink.core.memory.DataOutputView;
  * Binary form of a {@link FileSplit} in checkpoints. Version 1: path, format name, schema (as
  * {@link ValueCodec#writeSchema}), records read, byte offset; version 2 adds the generation and the
  * carried positions; version 3 the end offset; version 4 the split's number and, for a finished
- * split whose report is kept, the {@link FileEntry} line it reports.
+ * split whose report is kept, the {@link FileEntry} line it reports; version 5 the records to read
+ * past ({@link FileSplit#skip}).
  */
 public final class FileSplitSerializer implements SimpleVersionedSerializer<FileSplit> {
     public static final FileSplitSerializer INSTANCE = new FileSplitSerializer();
 
-    static final int VERSION = 4;
+    static final int VERSION = 5;
 
     @Override
     public int getVersion() {
@@ -66,6 +67,10 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
         if (split.report() != null) {
             ValueCodec.writeString(split.report().entry(), out);
         }
+        out.writeInt(split.skip().size());
+        for (long records : split.skip()) {
+            out.writeLong(records);
+        }
     }
 
     static FileSplit read(DataInputView in, int version) throws IOException {
@@ -95,7 +100,11 @@ public final class FileSplitSerializer implements SimpleVersionedSerializer<File
         long number = in.readLong();
         FileRead report =
                 in.readBoolean() ? new FileRead(path, number, ValueCodec.readString(in)) : null;
+        java.util.List<Long> skip = new java.util.ArrayList<>();
+        for (int n = version < 5 ? 0 : in.readInt(); n > 0; n--) {
+            skip.add(in.readLong());
+        }
         return new FileSplit(
-                path, f, schema, records, offset, generation, carried, end, number, report);
+                path, f, schema, records, offset, generation, carried, end, number, report, skip);
     }
 }

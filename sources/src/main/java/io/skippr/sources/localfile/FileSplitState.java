@@ -52,6 +52,14 @@ final class FileSplitState {
                 split.carried(),
                 split.endOffset(),
                 split.number(),
-                null);
+                null,
+                split.skip());
+    }
+
+    /**
+     * Whether the reader reads past {@code record} without emitting it ({@link FileSplit#skip}).
+     */
+    boolean skips(FileRecord record) {
+        return split.skips(record.recordsRead());
     }
 }

@@ -67,12 +67,20 @@ public final class LocalFileSource
     }
 
     /**
+     * How far the committed position says a file was read without a hole ({@code reached}), and the
+     * records it says were read after a hole ({@code skip}, pairs of record counts as {@link
+     * FileSplit#skip}): a run reads the file from {@code reached} and past those records.
+     */
+    record Committed(FileEntry reached, java.util.List<Long> skip) {}
+
+    /**
      * Per file, how far the committed position says it was read; empty for none. Of the entries of
      * a file's newest generation (a {@code --once} run's covers the file from its start, a
      * continuous run's the records after its {@link FileEntry#fromRecords}, a progress entry those
-     * up to a row), it is read up to the first record none covers.
+     * up to a row), it is read up to the first record none covers; the entries after that hole say
+     * which records are read past.
      */
-    java.util.Map<String, FileEntry> committed() {
+    java.util.Map<String, Committed> committed() {
         java.util.Map<String, java.util.List<FileEntry>> byFile = new java.util.TreeMap<>();
         if (io.skippr.core.record.ReadPositions.isEntries(committed)) {
             for (String line : io.skippr.core.record.ReadPositions.entries(committed)) {
@@ -86,13 +94,13 @@ public final class LocalFileSource
                 byFile.computeIfAbsent(entry.file(), f -> new java.util.ArrayList<>()).add(entry);
             }
         }
-        java.util.Map<String, FileEntry> files = new java.util.TreeMap<>();
+        java.util.Map<String, Committed> files = new java.util.TreeMap<>();
         byFile.forEach((file, entries) -> files.put(file, readTo(entries)));
         return files;
     }
 
-    /** How far the entries of one file say it was read without a hole. */
-    private FileEntry readTo(java.util.List<FileEntry> entries) {
+    /** How far the entries of one file say it was read without a hole, and after one. */
+    private Committed readTo(java.util.List<FileEntry> entries) {
         int generation = entries.stream().mapToInt(FileEntry::generation).max().orElseThrow();
         java.util.List<FileEntry> newest =
                 new java.util.ArrayList<>(
@@ -100,32 +108,37 @@ public final class LocalFileSource
         newest.sort(java.util.Comparator.comparingLong(e -> Math.max(0, e.fromRecords())));
         FileEntry reached = null;
         long at = 0;
+        java.util.List<Long> skip = new java.util.ArrayList<>();
         for (FileEntry e : newest) {
-            if (Math.max(0, e.fromRecords()) > at) {
-                org.slf4j.LoggerFactory.getLogger(LocalFileSource.class)
-                        .warn(
-                                "LocalFile source {}: the committed position of {} has records"
-                                        + " {} to {} but not those after record {}; reading it"
-                                        + " from there (the later records may load again)",
-                                stream,
-                                e.file(),
-                                e.fromRecords(),
-                                e.records(),
-                                at);
-                break;
+            if (Math.max(0, e.fromRecords()) > at || !skip.isEmpty()) { // after a hole
+                skip.add(Math.max(0, e.fromRecords()));
+                skip.add(e.records());
+                continue;
             }
             if (e.records() > at || (e.records() == at && e.offset() >= 0)) {
                 at = e.records();
                 reached = e;
             }
         }
+        if (!skip.isEmpty()) {
+            org.slf4j.LoggerFactory.getLogger(LocalFileSource.class)
+                    .warn(
+                            "LocalFile source {}: the committed position of {} has no records"
+                                    + " {} to {} (a commit that never happened); reading them,"
+                                    + " and past the records committed after them",
+                            stream,
+                            newest.get(0).file(),
+                            at + 1,
+                            skip.get(0));
+        }
         if (reached == null) {
-            return new FileEntry(newest.get(0).file(), 0, 0, 0, "", generation);
+            return new Committed(
+                    new FileEntry(newest.get(0).file(), 0, 0, 0, "", generation), skip);
         }
         if (reached.offset() < 0) { // a progress entry: resume by skipping records
-            return new FileEntry(reached.file(), -1, at, 0, "", generation);
+            return new Committed(new FileEntry(reached.file(), -1, at, 0, "", generation), skip);
         }
-        return reached;
+        return new Committed(reached, skip);
     }
 
     /**

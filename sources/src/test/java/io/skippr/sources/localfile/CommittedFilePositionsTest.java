@@ -12,17 +12,23 @@ import org.junit.jupiter.api.io.TempDir;
 class CommittedFilePositionsTest {
     @TempDir Path dir;
 
-    /** What the position of {@code lines} says; its compacted form must say the same. */
+    /** Where the position of {@code lines} says to start; its compacted form must say the same. */
     private FileEntry committed(String... lines) {
+        return committedWithSkips(lines).reached();
+    }
+
+    private LocalFileSource.Committed committedWithSkips(String... lines) {
         String position = ReadPositions.of(List.of(lines));
-        FileEntry read = readFrom(position);
-        assertThat(readFrom(PositionCompaction.compact(position)).from(-1))
+        LocalFileSource.Committed read = readFrom(position);
+        LocalFileSource.Committed compacted = readFrom(PositionCompaction.compact(position));
+        assertThat(compacted.reached().from(-1))
                 .as("read from the compacted position")
-                .isEqualTo(read.from(-1));
+                .isEqualTo(read.reached().from(-1));
+        assertThat(compacted.skip()).isEqualTo(read.skip());
         return read;
     }
 
-    private FileEntry readFrom(String position) {
+    private LocalFileSource.Committed readFrom(String position) {
         LocalFileSource source =
                 LocalFileSource.of("in/*.jsonl", "jsonl", "s", true, dir).from(position);
         return source.committed().get("/in/a.jsonl");
@@ -66,11 +72,66 @@ class CommittedFilePositionsTest {
         assertThat(read.offset()).isEqualTo(-1);
     }
 
-    /** Records 10 to 20 never committed (a subtask's commit missing): read from record 10. */
+    /**
+     * Records 11 to 20 never committed (a subtask's commit missing): read from record 10, past
+     * records 21 to 30, committed already. Before, the run read records 21 to 30 again.
+     */
     @Test
-    void aHoleIsReadFrom() {
+    void aHoleIsReadFromAndTheRecordsAfterItArePassed() throws Exception {
         FileEntry before = entry(100, 10, -1);
-        assertThat(committed(before.toLine(), entry(300, 30, 20).toLine())).isEqualTo(before);
+        LocalFileSource.Committed read =
+                committedWithSkips(before.toLine(), entry(300, 30, 20).toLine());
+        assertThat(read.reached()).isEqualTo(before);
+        assertThat(read.skip()).containsExactly(20L, 30L);
+
+        StringBuilder lines = new StringBuilder();
+        for (int i = 1; i <= 35; i++) {
+            lines.append("{\"id\": ").append(i).append("}\n");
+        }
+        Path file = TestFiles.write(dir.resolve("a.jsonl"), lines.toString());
+        long tenth = lines.indexOf("{\"id\": 11}");
+        FileSplit split =
+                TestFiles.split(file, FileFormat.JSONL, "s").at(10, tenth, 0).skipping(read.skip());
+        FileSplit restored =
+                FileSplitSerializer.INSTANCE.deserialize(
+                        FileSplitSerializer.VERSION, FileSplitSerializer.INSTANCE.serialize(split));
+        assertThat(restored.skip()).containsExactly(20L, 30L);
+
+        FileSplitState state = new FileSplitState(restored);
+        FileRecordEmitter emitter = new FileRecordEmitter();
+        List<io.skippr.core.record.SourceRecord> out = new java.util.ArrayList<>();
+        for (FileRecord record : TestFiles.readAll(restored)) {
+            emitter.emitRecord(record, new Collect(out), state);
+        }
+        assertThat(TestFiles.rows(out))
+                .extracting(r -> ((Number) r.value(0)).longValue())
+                .containsExactly(
+                        11L, 12L, 13L, 14L, 15L, 16L, 17L, 18L, 19L, 20L, 31L, 32L, 33L, 34L, 35L);
+        assertThat(state.toSplit().recordsRead()).isEqualTo(35);
+    }
+
+    /** Collects what an emitter outputs. */
+    private record Collect(List<io.skippr.core.record.SourceRecord> out)
+            implements org.apache.flink.api.connector.source.SourceOutput<
+                    io.skippr.core.record.SourceRecord> {
+        @Override
+        public void collect(io.skippr.core.record.SourceRecord record) {
+            out.add(record);
+        }
+
+        @Override
+        public void collect(io.skippr.core.record.SourceRecord record, long timestamp) {
+            out.add(record);
+        }
+
+        @Override
+        public void emitWatermark(org.apache.flink.api.common.eventtime.Watermark watermark) {}
+
+        @Override
+        public void markIdle() {}
+
+        @Override
+        public void markActive() {}
     }
 
     /**

@@ -93,15 +93,15 @@ class SerializersTest {
         byte[] split =
                 FileSplitSerializer.INSTANCE.serialize(
                         FileSplit.unread("/a.csv", FileFormat.CSV, SCHEMA));
-        assertThatThrownBy(() -> FileSplitSerializer.INSTANCE.deserialize(5, split))
+        assertThatThrownBy(() -> FileSplitSerializer.INSTANCE.deserialize(6, split))
                 .isInstanceOf(IOException.class)
                 .hasMessage(
-                        "Unknown LocalFile split serializer version 5; this Skippr version reads"
-                                + " versions 1 to 4");
+                        "Unknown LocalFile split serializer version 6; this Skippr version reads"
+                                + " versions 1 to 5");
         assertThatThrownBy(() -> EnumStateSerializer.INSTANCE.deserialize(7, new byte[0]))
                 .isInstanceOf(IOException.class)
                 .hasMessage(
                         "Unknown LocalFile enumerator state serializer version 7; this Skippr"
-                                + " version reads versions 1 to 4");
+                                + " version reads versions 1 to 5");
     }
 }
