@@ -140,19 +140,20 @@ public final class SqlSinks {
     public static SkipprSink sink(
             SqlSinkSettings settings, RowCheck check, io.skippr.core.spi.SinkContext context) {
         SqlSinkSettings sink = settings.deadletters(context.deadletterRun());
-        if (!sink.bounded() && sink.deadletterRun() > 0) {
+        if (sink.deadletterRun() > 0) {
             removeFailedAttemptsDeadletters(sink);
         }
         return sink(sink, check, context.failPoint());
     }
 
     /**
-     * Before a deadletter sink's continuous run: when the sink's last run was a bounded one that
-     * committed deadletters, deletes the rows of this run's data run. That bounded commit replaced
-     * every row of its data run with its own, and if its data run is this one the data sink has not
-     * committed it (it is still the next): the rows are a failed {@code --once} attempt's, and this
-     * run reads the same records again. Once this run commits, its last run is continuous, so rows
-     * a restored checkpoint may still need are never deleted.
+     * Before a deadletter sink's run, deletes the rows of its data run that a failed attempt left:
+     * the data sink has not committed that data run (it is still the next), so this run reads the
+     * same records again. A bounded run deletes them whatever they are (so a rerun whose records no
+     * longer fail keeps none of them; its commit deletes them again with its own). A continuous run
+     * deletes them only when the sink's last run was a bounded one that committed deadletters: that
+     * commit replaced every row of its data run with its own. Once a continuous run commits, its
+     * last run is continuous, so rows a restored checkpoint may still need are never deleted.
      */
     static void removeFailedAttemptsDeadletters(SqlSinkSettings settings) {
         SqlDialect dialect = settings.dialect();
@@ -162,7 +163,8 @@ public final class SqlSinks {
             var columns = dialect.columns(c, settings.schema(), table);
             if (columns == null
                     || !columns.containsKey(dataRun)
-                    || !new MarkerTable(settings).lastRunBoundedWithRows(c)) {
+                    || !settings.bounded()
+                            && !new MarkerTable(settings).lastRunBoundedWithRows(c)) {
                 return;
             }
             try (java.sql.PreparedStatement st =

@@ -248,6 +248,18 @@ class DuckDbSinkITCase {
                 .containsExactly("3", "3", "3");
     }
 
+    /**
+     * A failed --once attempt committed deadletters of data run 2; its rerun's records no longer
+     * fail (the user fixed the cause), so it has none: the attempt's are gone once it starts.
+     * Before, they stayed beside the rows that loaded.
+     */
+    @Test
+    void aOnceRerunWithoutDeadlettersKeepsNoneOfTheFailedAttempts() throws Exception {
+        deadletters(true, 2, "b.csv#1", "b.csv#2"); // the attempt; its data failed
+        deadletterSink(true, 2); // the rerun starts
+        assertThat(deadletterRows()).isEmpty();
+    }
+
     /** Version 1 of {@code Evolving}: id and name; version 2 adds {@code note} from row 500. */
     static final class AddColumn implements ScriptedRows.Script {
         private static final long serialVersionUID = 1L;
