@@ -1,5 +1,6 @@
 package io.skippr.sinks.iceberg;
 
+import io.skippr.core.record.Deadletter;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.SkipprSink;
@@ -31,7 +32,7 @@ public final class IcebergSinks {
                 catalog -> {
                     IcebergTables.ensureNamespace(catalog, draft.icebergNamespace());
                     CommitHistory history = new CommitHistory(draft);
-                    if (!draft.bounded() && draft.deadletterRun() > 0) {
+                    if (draft.deadletterRun() > 0) {
                         removeFailedAttemptsDeadletters(catalog, draft, history);
                     }
                     long last = 0;
@@ -54,21 +55,30 @@ public final class IcebergSinks {
     }
 
     /**
-     * Removes the rows of data run {@code settings.deadletterRun()} from every table whose last
-     * deadletter commit was a bounded run's of that data run: the data sink has not committed that
-     * run (it is still the next), so the rows are a failed {@code --once} attempt's, and this
-     * continuous run reads the same records again. A continuous commit clears the mark, so the rows
-     * of a continuous run (which a restored checkpoint may still need) are never removed.
+     * Removes the rows of data run {@code settings.deadletterRun()} that a failed attempt left: the
+     * data sink has not committed that run (it is still the next), so this run reads the same
+     * records again. A bounded run removes them from the deadletter table whatever they are (so a
+     * rerun whose records no longer fail, and which commits nothing, keeps none of them). A
+     * continuous run removes them from every table whose last deadletter commit was a bounded run's
+     * of that data run; a continuous commit clears the mark, so the rows of a continuous run (which
+     * a restored checkpoint may still need) are never removed.
      */
     private static void removeFailedAttemptsDeadletters(
             Catalog catalog, IcebergSinkSettings settings, CommitHistory history) {
         DataRunRemoval removal = new DataRunRemoval(settings, "prepare");
         for (TableIdentifier id : catalog.listTables(settings.icebergNamespace())) {
             Table table = catalog.loadTable(id);
+            org.apache.iceberg.Transaction tx = table.newTransaction();
+            if (settings.bounded()) {
+                if (id.name().equals(IcebergTables.name(Deadletter.STREAM))
+                        && removal.remove(tx, table, settings.deadletterRun())) {
+                    tx.commitTransaction();
+                }
+                continue;
+            }
             if (history.boundedDeadletterRun(table) != settings.deadletterRun()) {
                 continue;
             }
-            org.apache.iceberg.Transaction tx = table.newTransaction();
             removal.remove(tx, table, settings.deadletterRun());
             history.clearBoundedDeadletterRun(tx.updateProperties());
             tx.commitTransaction();

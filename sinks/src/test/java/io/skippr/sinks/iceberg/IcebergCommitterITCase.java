@@ -268,6 +268,24 @@ class IcebergCommitterITCase {
     }
 
     /**
+     * A bounded deadletter run repeated for the same data run removes the earlier attempt's
+     * deadletters when it starts, also when it commits none of its own (the records no longer
+     * fail); other data runs' stay. Before, a rerun without deadletters made no commit and left
+     * them.
+     */
+    @Test
+    void aRepeatedBoundedDeadletterRunWithoutDeadlettersKeepsNoneOfItsDataRuns() throws Exception {
+        TestLake lake = lake();
+        commit(lake.deadletterSettings(true, false, 1), 1, 1, 11); // run 1 committed
+        commit(lake.deadletterSettings(true, false, 2), 1, 101, 106); // run 2's data did not
+        lake.deadletterSettings(true, false, 2); // the rerun starts, and deadletters nothing
+        List<String> expected = new ArrayList<>(ids(1, 11, 1));
+        java.util.Collections.sort(expected);
+        assertThat(deadletters(lake)).containsExactlyElementsOf(expected);
+        assertThat(sumOfIds(lake.rows("skippr_deadletters"))).isEqualTo(55);
+    }
+
+    /**
      * A continuous run after a failed {@code --once} attempt of the same data run removes that
      * attempt's deadletters before it starts (it reads the same records again), and only those: a
      * later start of the same data run (a restore) leaves the continuous run's own. On main the
