@@ -86,6 +86,19 @@ public final class AzureBlobFileStore implements FileStore {
         return prefix.isEmpty() ? key : prefix + "/" + key;
     }
 
+    /**
+     * Five tries, 0.5 s apart and doubling up to 2 s: an unreachable endpoint fails in seconds, not
+     * the SDK's minute (4 s doubling), and Flink's restarts, with their own backoff, retry longer.
+     */
+    private static final com.azure.storage.common.policy.RequestRetryOptions RETRIES =
+            new com.azure.storage.common.policy.RequestRetryOptions(
+                    com.azure.storage.common.policy.RetryPolicyType.EXPONENTIAL,
+                    5,
+                    (Integer) null,
+                    500L,
+                    2000L,
+                    null);
+
     private BlobContainerClient client() {
         BlobContainerClient c = client;
         if (c == null) {
@@ -97,6 +110,7 @@ public final class AzureBlobFileStore implements FileStore {
                                     .containerName(container)
                                     .credential(
                                             new StorageSharedKeyCredential(account, key.reveal()))
+                                    .retryOptions(RETRIES)
                                     .buildClient();
                 }
                 c = client;

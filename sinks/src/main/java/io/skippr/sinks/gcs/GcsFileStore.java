@@ -116,7 +116,17 @@ public final class GcsFileStore implements FileStore {
     }
 
     private StorageOptions options() throws IOException {
-        StorageOptions.Builder options = StorageOptions.http();
+        // five attempts, 0.5 s apart and doubling up to 2 s: an unreachable endpoint fails in
+        // seconds, not the client's 50 s; Flink's restarts, with their own backoff, retry longer
+        StorageOptions.Builder options =
+                StorageOptions.http()
+                        .setRetrySettings(
+                                StorageOptions.getDefaultRetrySettings().toBuilder()
+                                        .setMaxAttempts(5)
+                                        .setInitialRetryDelayDuration(
+                                                java.time.Duration.ofMillis(500))
+                                        .setMaxRetryDelayDuration(java.time.Duration.ofSeconds(2))
+                                        .build());
         if (projectId != null) {
             options.setProjectId(projectId);
         }
