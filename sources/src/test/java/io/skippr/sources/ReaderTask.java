@@ -5,10 +5,7 @@ import io.skippr.core.record.SourceRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
@@ -27,7 +24,7 @@ import org.apache.flink.util.UserCodeClassLoader;
 public final class ReaderTask implements SourceReaderContext {
     private final int subtask;
     private final List<SourceEvent> toEnumerator = new ArrayList<>();
-    private final List<SourceRecord> records = new ArrayList<>();
+    private final CollectingOutput output = new CollectingOutput();
 
     public ReaderTask(int subtask) {
         this.subtask = subtask;
@@ -47,7 +44,7 @@ public final class ReaderTask implements SourceReaderContext {
 
     /** The rows the reader emitted. */
     public List<Row> rows() {
-        return records.stream().filter(Row.class::isInstance).map(Row.class::cast).toList();
+        return output.rows();
     }
 
     /**
@@ -57,7 +54,6 @@ public final class ReaderTask implements SourceReaderContext {
     public void readUntilItSends(SourceReader<SourceRecord, ?> reader) throws Exception {
         int before = toEnumerator.size();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Output output = new Output();
         while (toEnumerator.size() == before) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -100,34 +96,5 @@ public final class ReaderTask implements SourceReaderContext {
     @Override
     public UserCodeClassLoader getUserCodeClassLoader() {
         return SimpleUserCodeClassLoader.create(getClass().getClassLoader());
-    }
-
-    private final class Output implements ReaderOutput<SourceRecord> {
-        @Override
-        public void collect(SourceRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void collect(SourceRecord record, long timestamp) {
-            records.add(record);
-        }
-
-        @Override
-        public void emitWatermark(Watermark watermark) {}
-
-        @Override
-        public void markIdle() {}
-
-        @Override
-        public void markActive() {}
-
-        @Override
-        public SourceOutput<SourceRecord> createOutputForSplit(String splitId) {
-            return this;
-        }
-
-        @Override
-        public void releaseOutputForSplit(String splitId) {}
     }
 }

@@ -130,98 +130,48 @@ public record FileSplit(
 
     /** This split with the positions of {@code files} to send with its own. */
     FileSplit carrying(List<String> files) {
-        return new FileSplit(
-                path,
-                format,
-                schema,
-                recordsRead,
-                byteOffset,
-                generation,
-                files,
-                endOffset,
-                number,
-                report,
-                skip);
+        return with(recordsRead, byteOffset, generation, files, endOffset, number, report, skip);
     }
 
     /** This split reading up to byte {@code end} only (-1: to the end of the file). */
     FileSplit endingAt(long end) {
-        return new FileSplit(
-                path,
-                format,
-                schema,
-                recordsRead,
-                byteOffset,
-                generation,
-                carried,
-                end,
-                number,
-                report,
-                skip);
+        return with(recordsRead, byteOffset, generation, carried, end, number, report, skip);
     }
 
     /** This split at another reading position. */
     FileSplit at(long records, long offset, int newGeneration) {
-        return new FileSplit(
-                path,
-                format,
-                schema,
-                records,
-                offset,
-                newGeneration,
-                carried,
-                endOffset,
-                number,
-                report,
-                skip);
+        return with(records, offset, newGeneration, carried, endOffset, number, report, skip);
     }
 
     /** This split as the enumerator's split {@code n}. */
     FileSplit numbered(long n) {
-        return new FileSplit(
-                path,
-                format,
-                schema,
-                recordsRead,
-                byteOffset,
-                generation,
-                carried,
-                endOffset,
-                n,
-                report,
-                skip);
+        return with(recordsRead, byteOffset, generation, carried, endOffset, n, report, skip);
     }
 
     /** This split finished, read up to {@code entry} (a {@link FileEntry} line): its report. */
     FileSplit finished(String entry) {
-        return new FileSplit(
-                path,
-                format,
-                schema,
-                recordsRead,
-                byteOffset,
-                generation,
-                carried,
-                endOffset,
-                number,
-                new FileRead(path, number, entry),
-                skip);
+        FileRead read = new FileRead(path, number, entry);
+        return with(recordsRead, byteOffset, generation, carried, endOffset, number, read, skip);
     }
 
     /** This split reading past the records of {@code ranges} ({@link #skip}) without them. */
     FileSplit skipping(List<Long> ranges) {
+        return with(
+                recordsRead, byteOffset, generation, carried, endOffset, number, report, ranges);
+    }
+
+    /** This split's file, format and schema with the rest as given. */
+    private FileSplit with(
+            long records,
+            long offset,
+            int newGeneration,
+            List<String> files,
+            long end,
+            long n,
+            FileRead read,
+            List<Long> ranges) {
         return new FileSplit(
-                path,
-                format,
-                schema,
-                recordsRead,
-                byteOffset,
-                generation,
-                carried,
-                endOffset,
-                number,
-                report,
-                ranges);
+                path, format, schema, records, offset, newGeneration, files, end, n, read, ranges);
     }
 
     /** Whether the record that makes {@code records} records read is one to read past. */

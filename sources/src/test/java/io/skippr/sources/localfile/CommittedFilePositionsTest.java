@@ -99,39 +99,15 @@ class CommittedFilePositionsTest {
 
         FileSplitState state = new FileSplitState(restored);
         FileRecordEmitter emitter = new FileRecordEmitter();
-        List<io.skippr.core.record.SourceRecord> out = new java.util.ArrayList<>();
+        io.skippr.sources.CollectingOutput out = new io.skippr.sources.CollectingOutput();
         for (FileRecord record : TestFiles.readAll(restored)) {
-            emitter.emitRecord(record, new Collect(out), state);
+            emitter.emitRecord(record, out, state);
         }
-        assertThat(TestFiles.rows(out))
+        assertThat(out.rows())
                 .extracting(r -> ((Number) r.value(0)).longValue())
                 .containsExactly(
                         11L, 12L, 13L, 14L, 15L, 16L, 17L, 18L, 19L, 20L, 31L, 32L, 33L, 34L, 35L);
         assertThat(state.toSplit().recordsRead()).isEqualTo(35);
-    }
-
-    /** Collects what an emitter outputs. */
-    private record Collect(List<io.skippr.core.record.SourceRecord> out)
-            implements org.apache.flink.api.connector.source.SourceOutput<
-                    io.skippr.core.record.SourceRecord> {
-        @Override
-        public void collect(io.skippr.core.record.SourceRecord record) {
-            out.add(record);
-        }
-
-        @Override
-        public void collect(io.skippr.core.record.SourceRecord record, long timestamp) {
-            out.add(record);
-        }
-
-        @Override
-        public void emitWatermark(org.apache.flink.api.common.eventtime.Watermark watermark) {}
-
-        @Override
-        public void markIdle() {}
-
-        @Override
-        public void markActive() {}
     }
 
     /**

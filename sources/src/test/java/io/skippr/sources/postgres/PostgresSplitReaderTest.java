@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
-import io.skippr.core.record.SourceRecord;
 import java.io.IOException;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.junit.jupiter.api.AfterEach;
@@ -38,32 +35,7 @@ class PostgresSplitReaderTest {
     }
 
     /** Collects what an emitter outputs. */
-    static final class Output implements SourceOutput<SourceRecord> {
-        final List<SourceRecord> records = new ArrayList<>();
-
-        @Override
-        public void collect(SourceRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void collect(SourceRecord record, long timestamp) {
-            records.add(record);
-        }
-
-        @Override
-        public void emitWatermark(Watermark watermark) {}
-
-        @Override
-        public void markIdle() {}
-
-        @Override
-        public void markActive() {}
-
-        List<Row> rows() {
-            return records.stream().filter(Row.class::isInstance).map(Row.class::cast).toList();
-        }
-    }
+    static final class Output extends io.skippr.sources.CollectingOutput {}
 
     /**
      * Reads {@code split} through a fresh reader and emitter, emitting at most {@code limit}
