@@ -7,16 +7,13 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.parquet.Parquet;
 
@@ -88,26 +85,19 @@ final class Compactor {
 
     private List<DataFile> rewrite(Table table, Snapshot current, List<DataFile> inputs) {
         Schema schema = table.schema();
-        OutputFileFactory names =
-                OutputFileFactory.builderFor(table, 0, 0)
-                        .format(FileFormat.PARQUET)
-                        .operationId(
-                                Names.snake(settings.pipeline())
-                                        + "-compact-"
-                                        + current.snapshotId()
-                                        + "-"
-                                        + job
-                                        + "-"
-                                        + seq++)
-                        .build();
-        GenericFileWriterFactory writers =
-                new GenericFileWriterFactory.Builder(table)
-                        .dataSchema(schema)
-                        .dataFileFormat(FileFormat.PARQUET)
-                        .build();
         RollingDataWriter<Record> writer =
-                new RollingDataWriter<>(
-                        writers, names, table.io(), settings.targetFileBytes(), table.spec(), null);
+                ParquetDataFiles.writer(
+                        table,
+                        0,
+                        0,
+                        Names.snake(settings.pipeline())
+                                + "-compact-"
+                                + current.snapshotId()
+                                + "-"
+                                + job
+                                + "-"
+                                + seq++,
+                        settings.targetFileBytes());
         try {
             for (DataFile file : inputs) {
                 try (CloseableIterable<Record> rows =

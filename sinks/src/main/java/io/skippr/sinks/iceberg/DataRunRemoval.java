@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Schema;
@@ -17,7 +16,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.data.GenericDeleteFilter;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
@@ -25,7 +23,6 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
@@ -140,26 +137,16 @@ final class DataRunRemoval {
     }
 
     private RollingDataWriter<Record> writer(Table table, Snapshot current, long dataRun) {
-        OutputFileFactory names =
-                OutputFileFactory.builderFor(table, 0, 0)
-                        .format(FileFormat.PARQUET)
-                        .operationId(
-                                Names.snake(settings.pipeline())
-                                        + "-remove-run-"
-                                        + dataRun
-                                        + "-"
-                                        + current.snapshotId()
-                                        + "-"
-                                        + job
-                                        + "-"
-                                        + seq++)
-                        .build();
-        GenericFileWriterFactory writers =
-                new GenericFileWriterFactory.Builder(table)
-                        .dataSchema(table.schema())
-                        .dataFileFormat(FileFormat.PARQUET)
-                        .build();
-        return new RollingDataWriter<>(
-                writers, names, table.io(), settings.targetFileBytes(), table.spec(), null);
+        String operation =
+                Names.snake(settings.pipeline())
+                        + "-remove-run-"
+                        + dataRun
+                        + "-"
+                        + current.snapshotId()
+                        + "-"
+                        + job
+                        + "-"
+                        + seq++;
+        return ParquetDataFiles.writer(table, 0, 0, operation, settings.targetFileBytes());
     }
 }

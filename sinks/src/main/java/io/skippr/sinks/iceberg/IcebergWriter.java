@@ -21,14 +21,11 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -118,19 +115,9 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
                 String.format(
                         "%s-%d-%s-%d-%d",
                         Names.snake(settings.pipeline()), settings.run(), job, epoch, seq++);
-        OutputFileFactory names =
-                OutputFileFactory.builderFor(table, subtask, attempt)
-                        .format(FileFormat.PARQUET)
-                        .operationId(operation)
-                        .build();
-        GenericFileWriterFactory writers =
-                new GenericFileWriterFactory.Builder(table)
-                        .dataSchema(table.schema())
-                        .dataFileFormat(FileFormat.PARQUET)
-                        .build();
         RollingDataWriter<Record> writer =
-                new RollingDataWriter<>(
-                        writers, names, table.io(), settings.targetFileBytes(), table.spec(), null);
+                ParquetDataFiles.writer(
+                        table, subtask, attempt, operation, settings.targetFileBytes());
         return new OpenFiles(schema, table, writer);
     }
 

@@ -499,15 +499,24 @@ public final class CommitTransaction {
         if (!settings.bounded() || settings.deadletterRun() <= 0 || !columns.containsKey(dataRun)) {
             return;
         }
+        deleteDataRun(c, settings, table, settings.deadletterRun());
+    }
+
+    /**
+     * Deletes the rows of data run {@code run} from deadletter table {@code table}; their count.
+     */
+    static int deleteDataRun(Connection c, SqlSinkSettings settings, String table, long run)
+            throws SQLException {
+        SqlDialect dialect = settings.dialect();
         try (PreparedStatement st =
                 c.prepareStatement(
                         "DELETE FROM "
                                 + settings.qualified(table)
                                 + " WHERE "
-                                + dialect.quote(dataRun)
+                                + dialect.quote(dialect.names().column(Deadletter.DATA_RUN))
                                 + " = ?")) {
-            st.setLong(1, settings.deadletterRun());
-            st.executeUpdate();
+            st.setLong(1, run);
+            return st.executeUpdate();
         }
     }
 

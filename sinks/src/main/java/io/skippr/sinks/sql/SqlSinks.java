@@ -167,22 +167,14 @@ public final class SqlSinks {
                             && !new MarkerTable(settings).lastRunBoundedWithRows(c)) {
                 return;
             }
-            try (java.sql.PreparedStatement st =
-                    c.prepareStatement(
-                            "DELETE FROM "
-                                    + settings.qualified(table)
-                                    + " WHERE "
-                                    + dialect.quote(dataRun)
-                                    + " = ?")) {
-                st.setLong(1, settings.deadletterRun());
-                int deleted = st.executeUpdate();
-                LOG.info(
-                        "Removed {} deadletters of data run {} that a failed --once attempt of"
-                                + " pipeline {} left",
-                        deleted,
-                        settings.deadletterRun(),
-                        settings.pipeline());
-            }
+            int deleted =
+                    CommitTransaction.deleteDataRun(c, settings, table, settings.deadletterRun());
+            LOG.info(
+                    "Removed {} deadletters of data run {} that a failed --once attempt of"
+                            + " pipeline {} left",
+                    deleted,
+                    settings.deadletterRun(),
+                    settings.pipeline());
         } catch (SQLException e) {
             throw unchecked(settings.database().failure("removing a failed run's deadletters", e));
         } catch (IOException e) {
