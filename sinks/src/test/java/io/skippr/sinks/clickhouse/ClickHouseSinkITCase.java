@@ -741,21 +741,8 @@ class ClickHouseSinkITCase {
 
     /** A deadletter sink's bounded run: the pipeline's deadletters at {@code positions}. */
     private static void deadletters(long dataRun, String... positions) throws Exception {
-        List<SourceRecord> records = new ArrayList<>();
-        records.add(new SchemaChange(io.skippr.core.record.Deadletter.SCHEMA));
-        for (String position : positions) {
-            records.add(
-                    new io.skippr.core.record.Deadletter(
-                                    "orders",
-                                    "orders",
-                                    io.skippr.core.record.Deadletter.TRANSFORM,
-                                    "UndecodableRecord",
-                                    "one field too many",
-                                    1_700_000_000_000_000L,
-                                    position,
-                                    "1,2,3,4")
-                            .toRow(dataRun));
-        }
+        java.util.List<io.skippr.core.record.SourceRecord> records =
+                io.skippr.sinks.DeadletterRecords.of(dataRun, positions);
         StreamExecutionEnvironment env = env(RuntimeExecutionMode.BATCH, 1);
         DataStream<SourceRecord> stream =
                 env.fromData(records, SerializerTypeInfo.SOURCE_RECORD).name("deadletters");

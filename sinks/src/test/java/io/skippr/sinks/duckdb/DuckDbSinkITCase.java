@@ -169,22 +169,8 @@ class DuckDbSinkITCase {
      * takes the pipeline's deadletters at {@code positions}, in a bounded or a continuous run.
      */
     private void deadletters(boolean bounded, long dataRun, String... positions) throws Exception {
-        java.util.List<io.skippr.core.record.SourceRecord> records = new java.util.ArrayList<>();
-        records.add(
-                new io.skippr.core.record.SchemaChange(io.skippr.core.record.Deadletter.SCHEMA));
-        for (String position : positions) {
-            records.add(
-                    new io.skippr.core.record.Deadletter(
-                                    "orders",
-                                    "orders",
-                                    io.skippr.core.record.Deadletter.TRANSFORM,
-                                    "UndecodableRecord",
-                                    "one field too many",
-                                    1_700_000_000_000_000L,
-                                    position,
-                                    "1,2,3,4")
-                            .toRow(dataRun));
-        }
+        java.util.List<io.skippr.core.record.SourceRecord> records =
+                io.skippr.sinks.DeadletterRecords.of(dataRun, positions);
         StreamExecutionEnvironment env =
                 env(bounded ? RuntimeExecutionMode.BATCH : RuntimeExecutionMode.STREAMING, 0);
         env.setParallelism(1); // the schema change reaches the one writer before the rows
