@@ -61,33 +61,8 @@ public record FileSplit(
             FileFormat format,
             StreamSchema schema,
             long recordsRead,
-            long byteOffset,
-            int generation,
-            List<String> carried,
-            long endOffset,
-            long number,
-            FileRead report) {
-        this(
-                path,
-                format,
-                schema,
-                recordsRead,
-                byteOffset,
-                generation,
-                carried,
-                endOffset,
-                number,
-                report,
-                List.of());
-    }
-
-    public FileSplit(
-            String path,
-            FileFormat format,
-            StreamSchema schema,
-            long recordsRead,
             long byteOffset) {
-        this(path, format, schema, recordsRead, byteOffset, 0, List.of(), -1, -1, null);
+        this(path, format, schema, recordsRead, byteOffset, 0, List.of(), -1);
     }
 
     public FileSplit(
@@ -98,7 +73,7 @@ public record FileSplit(
             long byteOffset,
             int generation,
             List<String> carried) {
-        this(path, format, schema, recordsRead, byteOffset, generation, carried, -1, -1, null);
+        this(path, format, schema, recordsRead, byteOffset, generation, carried, -1);
     }
 
     public FileSplit(
@@ -120,7 +95,8 @@ public record FileSplit(
                 carried,
                 endOffset,
                 -1,
-                null);
+                null,
+                List.of());
     }
 
     /** A split of a file not read yet. */
