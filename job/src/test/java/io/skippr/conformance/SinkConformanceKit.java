@@ -804,17 +804,23 @@ public abstract class SinkConformanceKit {
     }
 
     /**
-     * Passes when a row whose transaction commits after a bounded run read rows with higher cursor
-     * values arrives with the next run, and only once: the run's position keeps the transactions
-     * its snapshot could not see, and the next run reads their rows by {@code xmin}.
+     * Passes when rows whose transactions commit after a bounded run read rows with higher cursor
+     * values arrive with the next run, and only once: one transaction had written when the run took
+     * its snapshot, the other had begun (as one that took {@code now()} or a sequence value does)
+     * but wrote only after. The run's position keeps the transactions its snapshot could not see
+     * and the ids given out after it while those ran, and the next run reads their rows by {@code
+     * xmin}.
      */
     @Test
     void aRowCommittedLateIsLoadedByTheNextRunOnce() throws Exception {
-        source.orders("orders", 1, 1001);
-        try (java.sql.Connection late = source.openInsert("orders", 1001)) {
+        source.orders("orders", 1, 1000);
+        try (java.sql.Connection late = source.openInsert("orders", 1000);
+                java.sql.Connection begun = source.openTransaction()) {
             source.orders("orders", 1002, 1003); // commits first, with a higher cursor value
             pipeline.once(orders());
-            assertThat(keys("orders")).as("rows of the first run").isEqualTo(1001);
+            assertThat(keys("orders")).as("rows of the first run").isEqualTo(1000);
+            source.insertIn(begun, "orders", 1001); // its id comes after the run's snapshot
+            begun.commit();
             late.commit();
         }
 
@@ -828,18 +834,22 @@ public abstract class SinkConformanceKit {
     }
 
     /**
-     * Passes when a continuous run loads a row whose transaction commits after a poll read rows
-     * with higher cursor values, once: the poll's position keeps the transactions it could not see,
-     * and the table's next poll reads their rows by {@code xmin}.
+     * Passes when a continuous run loads rows whose transactions commit after a poll read rows with
+     * higher cursor values, once: one had written before the poll's snapshot, the other wrote only
+     * after it. The poll's position keeps the transactions it could not see and the ids given out
+     * after it while those ran, and the table's next polls read their rows by {@code xmin}.
      */
     @Test
     void aContinuousRunLoadsARowCommittedLateOnce() throws Exception {
-        source.orders("orders", 1, 1001);
+        source.orders("orders", 1, 1000);
         try (var run = pipeline.start(orders())) {
-            KitPipeline.await(() -> keys("orders") >= 1000);
-            try (java.sql.Connection late = source.openInsert("orders", 1001)) {
+            KitPipeline.await(() -> keys("orders") >= 999);
+            try (java.sql.Connection late = source.openInsert("orders", 1000);
+                    java.sql.Connection begun = source.openTransaction()) {
                 source.orders("orders", 1002, 1003);
-                KitPipeline.await(() -> keys("orders") >= 1001);
+                KitPipeline.await(() -> keys("orders") >= 1000);
+                source.insertIn(begun, "orders", 1001);
+                begun.commit();
                 late.commit();
             }
             KitPipeline.await(() -> keys("orders") >= 1002);

@@ -199,10 +199,36 @@ final class SourceTable implements AutoCloseable {
      * connection. Its cursor value is below that of rows other transactions commit meanwhile.
      */
     java.sql.Connection openInsert(String table, long id) throws SQLException {
+        java.sql.Connection c = openTransaction();
+        try {
+            insertIn(c, table, id);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A connection in a transaction that has begun (it holds a snapshot, as a transaction that took
+     * {@code now()} or a sequence value does) but has not written, so it has no transaction id.
+     */
+    java.sql.Connection openTransaction() throws SQLException {
         java.sql.Connection c = pg.connect();
         try (java.sql.Statement st = c.createStatement()) {
             c.setAutoCommit(false);
             st.execute("SET search_path TO " + quote(pg.schema));
+            st.execute("SELECT now()");
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** Inserts order {@code id} in {@code c}'s transaction, without committing it. */
+    void insertIn(java.sql.Connection c, String table, long id) throws SQLException {
+        try (java.sql.Statement st = c.createStatement()) {
             st.execute(
                     "INSERT INTO "
                             + quote(table)
@@ -213,10 +239,6 @@ final class SourceTable implements AutoCloseable {
                             + ", "
                             + id
                             + ") i");
-            return c;
-        } catch (SQLException | RuntimeException e) {
-            c.close();
-            throw e;
         }
     }
 

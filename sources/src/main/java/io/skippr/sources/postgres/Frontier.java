@@ -67,7 +67,12 @@ final class Frontier {
                                     ReadEntry.parse(parts[0]), RowDecoder.keyOf(table, parts[1])));
                 } else {
                     lateProgress(
-                            table, lateReads, ReadEntry.lateOpenOf(parts[0]), parts[1], partsRead);
+                            table,
+                            lateReads,
+                            ReadEntry.lateOpenOf(parts[0]),
+                            ReadEntry.lateXmaxOf(parts[0]),
+                            parts[1],
+                            partsRead);
                 }
             } else {
                 done.add(ReadEntry.parse(line));
@@ -130,7 +135,7 @@ final class Frontier {
         reads.addAll(partLate); // the late reads of parts read, ended by later entries too
         List<ReadEntry> late = new ArrayList<>();
         for (ReadEntry read : ReadEntry.perRead(reads)) { // a read's transactions still open
-            if (!read.xids().isEmpty()) {
+            if (read.open()) {
                 late.add(
                         read.withRead(
                                 partsOf(
@@ -144,8 +149,9 @@ final class Frontier {
     /**
      * Takes in the progress of a late-commit split cancelled while it read: the split reads its
      * reads' rows in key order, so of the transactions its snapshot saw committed (not {@code
-     * open}), it read the rows up to its last row's key; with the parts its reads carried (read by
-     * earlier such splits), that is what of each read's late commits was read. Unknown (and read
+     * open}), it read the rows up to its last row's key, and so of each read's band, those of the
+     * ids from its start below the snapshot's {@code xmax}; with the parts its reads carried (read
+     * by earlier such splits), that is what of each read's late commits was read. Unknown (and read
      * again) for a table without a key, read in an order no key gives, and for an opening of an
      * earlier version, which does not name its snapshot's transactions.
      */
@@ -153,6 +159,7 @@ final class Frontier {
             TableInfo table,
             List<ReadEntry> reads,
             List<Long> open,
+            Long xmax,
             String lastPosition,
             Map<ReadEntry, Set<ReadEntry.Part>> partsRead) {
         if (table.primaryKey().isEmpty() || open == null) {
@@ -165,20 +172,27 @@ final class Frontier {
             known.addAll(read.read());
             List<Long> seen = new ArrayList<>(read.xids());
             seen.removeAll(open);
-            if (!seen.isEmpty()) {
+            if (read.band() != null && xmax != null) {
+                known.add(new ReadEntry.Part(last, seen, read.band().from(), xmax, open));
+            } else if (!seen.isEmpty()) {
                 known.add(new ReadEntry.Part(last, seen));
             }
         }
     }
 
-    /** The parts of {@code known} about transactions {@code xids}, about those only. */
+    /**
+     * The parts of {@code known} about transactions {@code xids}, about those only, and the parts
+     * of bands read.
+     */
     private static List<ReadEntry.Part> partsOf(Set<ReadEntry.Part> known, List<Long> xids) {
         List<ReadEntry.Part> parts = new ArrayList<>();
         for (ReadEntry.Part part : known) {
             List<Long> of = new ArrayList<>(part.xids());
             of.retainAll(xids);
-            if (!of.isEmpty()) {
-                parts.add(new ReadEntry.Part(part.lastKey(), of));
+            if (!of.isEmpty() || part.from() != null) {
+                parts.add(
+                        new ReadEntry.Part(
+                                part.lastKey(), of, part.from(), part.to(), part.except()));
             }
         }
         return parts;
@@ -191,8 +205,7 @@ final class Frontier {
     private static ReadEntry eitherOpen(ReadEntry a, ReadEntry b) {
         Set<Long> xids = new java.util.TreeSet<>(a.xids());
         xids.addAll(b.xids());
-        return new ReadEntry(
-                a.upTo(), a.keyFrom(), a.keyTo(), List.copyOf(xids), a.after(), a.includeNull());
+        return a.withOpen(List.copyOf(xids), XidBand.either(a.band(), b.band()));
     }
 
     private static Window window(Map<List<Object>, Window> windows, Order order, ReadEntry e) {
@@ -245,17 +258,20 @@ final class Frontier {
             if (furthest == null) {
                 return List.of(split);
             }
-            List<Long> unseen =
+            ReadEntry unseen =
                     progress.stream()
                             .map(p -> p.opening)
                             .reduce(Frontier::eitherOpen)
-                            .orElseThrow()
-                            .xids();
+                            .orElseThrow();
             if (table.primaryKey().isEmpty()) {
                 return List.of(
-                        split.withProgress(null, Long.parseLong(furthest.last.get(0)), unseen));
+                        split.withProgress(
+                                null,
+                                Long.parseLong(furthest.last.get(0)),
+                                unseen.xids(),
+                                unseen.band()));
             }
-            return List.of(split.withProgress(furthest.last, 0, unseen));
+            return List.of(split.withProgress(furthest.last, 0, unseen.xids(), unseen.band()));
         }
 
         private List<PostgresSplit> unreadRanges(TableInfo table, List<ReadEntry> late) {
@@ -277,7 +293,7 @@ final class Frontier {
                     (split, last) -> {
                         ReadEntry opening = openings.get(split);
                         ranges.add(new Long[] {opening.keyFrom(), last + 1});
-                        if (!opening.xids().isEmpty()) {
+                        if (opening.open()) {
                             late.add(
                                     new ReadEntry(
                                             upTo,
@@ -285,7 +301,8 @@ final class Frontier {
                                             last + 1,
                                             opening.xids(),
                                             after,
-                                            includeNull));
+                                            includeNull,
+                                            opening.band()));
                         }
                     });
             ranges.sort(

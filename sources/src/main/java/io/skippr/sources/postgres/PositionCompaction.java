@@ -119,7 +119,7 @@ final class PositionCompaction {
                         || starting.get(at) != 1) {
                     continue;
                 }
-                List<ReadEntry> base = once.stream().filter(e -> e.xids().isEmpty()).toList();
+                List<ReadEntry> base = once.stream().filter(e -> !e.open()).toList();
                 if (onceTops.size() == 1 && at.equals(onceTops.iterator().next())) {
                     if (ending.getOrDefault(at, 0) == 0 && base.size() == once.size()) {
                         once.clear(); // the --once run's top moves up to the window's
@@ -147,7 +147,8 @@ final class PositionCompaction {
                                 new CursorWindow(before.after(), next.upTo(), before.includeNull()),
                                 null,
                                 null,
-                                List.of()));
+                                List.of(),
+                                null));
                 windows.remove(before);
                 windows.remove(next);
                 windows.add(both);
@@ -208,7 +209,7 @@ final class PositionCompaction {
             }
             List<Long[]> ranges = new ArrayList<>();
             for (ReadEntry e : entries) {
-                if (!e.xids().isEmpty()) {
+                if (e.open()) {
                     return false;
                 }
                 ranges.add(new Long[] {e.keyFrom(), e.keyTo()});

@@ -28,12 +28,17 @@ public record PostgresConnectionConfig(
         this(host, port, database, user, password, sslmode, null);
     }
 
+    /** The name a source's sessions have in {@code pg_stat_activity}. */
+    static final String APPLICATION_NAME = "skippr-read";
+
     /** Opens a connection whose session prints values deterministically (UTC, ISO styles). */
     public Connection connect() throws IOException {
         PGSimpleDataSource ds =
                 PgDataSources.of(host, port, database, user, password, sslmode, sslrootcert);
         // Text transfer everywhere: values are parsed from PostgreSQL's own text form.
         ds.setBinaryTransfer(false);
+        // a source only reads: late-commit reads need not wait for these sessions (Snapshot)
+        ds.setApplicationName(APPLICATION_NAME);
         Connection connection;
         try {
             connection = ds.getConnection();

@@ -13,7 +13,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /** The enumerator's checkpoint; bump {@link #VERSION} when the encoding changes. */
 public final class PostgresEnumeratorStateSerializer
         implements SimpleVersionedSerializer<PostgresEnumeratorState> {
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final PostgresEnumeratorStateSerializer INSTANCE =
             new PostgresEnumeratorStateSerializer();

@@ -86,6 +86,11 @@ final class PostgresSerde {
                 out.writeLong(xid);
             }
         }
+        out.writeBoolean(split.band() != null);
+        if (split.band() != null) {
+            out.writeLong(split.band().from());
+            writeStrings(split.band().running(), out);
+        }
         out.writeBoolean(split.report() != null);
         if (split.report() != null) {
             ValueCodec.writeNullableString(split.report().position(), out);
@@ -94,7 +99,7 @@ final class PostgresSerde {
 
     /**
      * @param version the serializer version that wrote it: 1 had no late-commit reads, 2 no reports
-     *     of finished splits
+     *     of finished splits, 3 no bands
      */
     static PostgresSplit readSplit(DataInputView in, int version) throws IOException {
         String id = ValueCodec.readString(in);
@@ -123,12 +128,16 @@ final class PostgresSerde {
                 }
             }
         }
+        XidBand band = null;
+        if (version >= 4 && in.readBoolean()) {
+            band = new XidBand(in.readLong(), readStrings(in));
+        }
         SplitRead report = null;
         if (version >= 3 && in.readBoolean()) {
             report = new SplitRead(id, table.stream(), ValueCodec.readNullableString(in));
         }
         return new PostgresSplit(
-                id, table, keyFrom, keyTo, window, lastKey, rows, late, xids, report);
+                id, table, keyFrom, keyTo, window, lastKey, rows, late, xids, band, report);
     }
 
     static void writeStrings(List<String> strings, DataOutputView out) throws IOException {

@@ -20,6 +20,9 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *     see, by {@code xmin}) instead of a window: the earlier reads; null for any other split
  * @param xids the transactions in progress in the snapshot the split's reading started in (and,
  *     after a restore, in each later one); null before it started: its position names them all
+ * @param band for a window split, the {@link XidBand} its reads leave open; for a late-commit
+ *     split, its snapshot's xmax and the transactions running before it ({@link
+ *     Snapshot#lateBand}); null for none or before it started
  * @param report for a finished split in its reader's state, the report of it the enumerator has not
  *     acknowledged yet ({@link io.skippr.sources.UnacknowledgedReports}); null for a split to read
  */
@@ -33,6 +36,7 @@ public record PostgresSplit(
         long rowsEmitted,
         List<ReadEntry> late,
         List<Long> xids,
+        XidBand band,
         SplitRead report)
         implements SourceSplit {
 
@@ -55,7 +59,7 @@ public record PostgresSplit(
             long rowsEmitted,
             List<ReadEntry> late,
             List<Long> xids) {
-        this(splitId, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids, null);
+        this(splitId, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids, null, null);
     }
 
     /** A split not yet read. */
@@ -70,14 +74,14 @@ public record PostgresSplit(
     }
 
     /** This split with reading progress, and the transactions its reads could not see. */
-    PostgresSplit withProgress(List<String> key, long rows, List<Long> inProgress) {
+    PostgresSplit withProgress(List<String> key, long rows, List<Long> inProgress, XidBand inBand) {
         return new PostgresSplit(
-                splitId, table, keyFrom, keyTo, window, key, rows, late, inProgress);
+                splitId, table, keyFrom, keyTo, window, key, rows, late, inProgress, inBand, null);
     }
 
     PostgresSplit withId(String id) {
         return new PostgresSplit(
-                id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids);
+                id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids, band, null);
     }
 
     /** This split finished, having sent {@code position} after its rows (null for none). */
@@ -92,6 +96,7 @@ public record PostgresSplit(
                 rowsEmitted,
                 late,
                 xids,
+                band,
                 new SplitRead(splitId, table.stream(), position));
     }
 

@@ -166,7 +166,7 @@ final class PostgresSplitEnumerator
                 && !config.bounded() // a bounded run's positions go to the sink with its data
                 && read.position() != null) {
             for (String line : io.skippr.core.record.ReadPositions.entries(read.position())) {
-                if (!ReadEntry.parse(line).xids().isEmpty()) {
+                if (ReadEntry.parse(line).open()) {
                     late.computeIfAbsent(read.stream(), s -> new ArrayList<>()).add(line);
                 }
             }

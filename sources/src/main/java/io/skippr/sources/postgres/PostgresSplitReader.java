@@ -46,6 +46,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private RowDecoder decoder;
     private long ordinal;
     private List<Long> inProgress = List.of();
+    private XidBand band;
     private boolean firstOfRead;
     private boolean standbyWarned;
 
@@ -86,7 +87,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 ordinal++;
                 ReadRecord record = decoder.decode(rows, ordinal);
                 if (firstOfRead) { // the split's state keeps what this read could not see
-                    record = record.withXids(inProgress);
+                    record = record.withXids(inProgress, band);
                     firstOfRead = false;
                 }
                 batch.add(id, record);
@@ -112,7 +113,6 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     }
 
     private void open(PostgresSplit split) throws IOException {
-        SplitQuery query = SplitQuery.of(split);
         try {
             if (connection == null || connection.isClosed()) {
                 connection = connectionConfig.connect();
@@ -122,14 +122,22 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             }
             LOG.info("Reading {}", split);
+            Long xmax = null;
             if (split.window() != null || split.late() != null) {
-                completeOne(connection);
-                inProgress = union(split.xids(), inProgress(connection));
+                List<String> runningBefore = completeOne(connection);
+                Snapshot snapshot = Snapshot.take(connection, runningBefore);
+                xmax = snapshot.xmax();
+                inProgress = union(split.xids(), snapshot.inProgress());
+                band =
+                        XidBand.either(
+                                split.band(),
+                                split.late() != null ? snapshot.lateBand() : snapshot.windowBand());
             } else {
                 inProgress = List.of();
+                band = null;
             }
             firstOfRead = true;
-            rows = query.execute(connection, fetchSize);
+            rows = SplitQuery.of(split, xmax).execute(connection, fetchSize);
             decoder = new RowDecoder(split.table());
             ordinal = split.rowsEmitted();
         } catch (SQLException e) {
@@ -162,13 +170,17 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     }
 
     /**
-     * Commits a transaction with an id of its own before the split's snapshot is taken. A snapshot
-     * lists as in progress only transactions below its {@code xmax}, one above the newest that
-     * completed: without this, a transaction that wrote and is the newest would be invisible to the
-     * read and missing from its list (and its rows, committed later with cursor values at or below
-     * the window's top, lost). A server that cannot give ids (a standby) is read without.
+     * Reads the transactions running now, then commits a transaction with an id of its own, before
+     * the split's snapshot is taken. A snapshot lists as in progress only transactions below its
+     * {@code xmax}, one above the newest that completed: without this, a transaction that wrote and
+     * is the newest would be beyond the read's list, in its {@link XidBand} (so read later,
+     * whenever ids were given out since the snapshot). A server that cannot give ids (a standby) is
+     * read without.
+     *
+     * @return the virtual transaction ids running before the snapshot
      */
-    private void completeOne(Connection c) throws SQLException {
+    private List<String> completeOne(Connection c) throws SQLException {
+        List<String> running = Snapshot.running(c);
         try (Statement st = c.createStatement()) {
             st.execute("SELECT txid_current()");
             c.commit();
@@ -177,29 +189,13 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             if (!standbyWarned) {
                 standbyWarned = true;
                 LOG.warn(
-                        "{} gives no transaction ids ({}): reads there list only the transactions"
-                                + " in progress below the newest that completed",
+                        "{} gives no transaction ids ({}): late commits are read there only of"
+                                + " transactions that had written when a read started",
                         connectionConfig.describe(),
                         e.getMessage());
             }
         }
-    }
-
-    /**
-     * The transactions in progress in this transaction's snapshot (taken by this, its first
-     * statement), as the 32-bit ids rows carry in {@code xmin}: rows they write are invisible to
-     * the split's query, whatever their cursor value.
-     */
-    private static List<Long> inProgress(Connection c) throws SQLException {
-        List<Long> xids = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs =
-                        st.executeQuery("SELECT txid_snapshot_xip(txid_current_snapshot())")) {
-            while (rs.next()) {
-                xids.add(ReadEntry.xid(rs.getLong(1)));
-            }
-        }
-        return xids;
+        return running;
     }
 
     /**
@@ -216,10 +212,15 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             return null;
         } else if (split.window() != null) {
             entry =
-                    ReadEntry.chained(split.window(), split.keyFrom(), split.keyTo(), inProgress)
+                    ReadEntry.chained(
+                                    split.window(),
+                                    split.keyFrom(),
+                                    split.keyTo(),
+                                    inProgress,
+                                    band)
                             .toLine();
         } else if (split.late() != null) {
-            entry = ReadEntry.lateOpening(split.late(), inProgress);
+            entry = ReadEntry.lateOpening(split.late(), inProgress, band.from());
         }
         return entry == null
                 ? null
@@ -241,12 +242,16 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                                             split.window(),
                                             split.keyFrom(),
                                             split.keyTo(),
-                                            inProgress)
+                                            inProgress,
+                                            band)
                                     : new ReadEntry(
                                             split.window().upTo(),
                                             split.keyFrom(),
                                             split.keyTo(),
-                                            inProgress))
+                                            inProgress,
+                                            null,
+                                            null,
+                                            band))
                             .toLine());
         }
         if (split.late() != null) {
@@ -255,7 +260,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 // a position that also holds the read's first entry (the union a continuous run
                 // commits to) then says it is no longer late; its top stays where the next window
                 // starts
-                entries.add(read.keeping(inProgress).toLine());
+                entries.add(read.keeping(inProgress, band).toLine());
             }
         }
         return entries.isEmpty()

@@ -7,7 +7,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Splits in checkpoints and on the wire; bump {@link #VERSION} when the encoding changes. */
 public final class PostgresSplitSerializer implements SimpleVersionedSerializer<PostgresSplit> {
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final PostgresSplitSerializer INSTANCE = new PostgresSplitSerializer();
 

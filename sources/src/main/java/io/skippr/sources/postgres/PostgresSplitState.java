@@ -11,6 +11,7 @@ final class PostgresSplitState {
     private List<String> lastKey;
     private long rowsEmitted;
     private List<Long> xids;
+    private XidBand band;
     private io.skippr.core.record.ReadPosition sent;
 
     PostgresSplitState(PostgresSplit split) {
@@ -20,6 +21,7 @@ final class PostgresSplitState {
         this.lastKey = split.lastKey();
         this.rowsEmitted = split.rowsEmitted();
         this.xids = split.xids();
+        this.band = split.band();
     }
 
     StreamSchema schema() {
@@ -32,15 +34,17 @@ final class PostgresSplitState {
 
     /**
      * Records that the row with {@code key} (null without a key), the n-th, was emitted; {@code
-     * inProgress}, when not null, are the transactions the split's reads could not see.
+     * inProgress}, when not null, are the transactions the split's reads could not see, with {@code
+     * inBand}.
      */
-    void advance(List<String> key, long ordinal, List<Long> inProgress) {
+    void advance(List<String> key, long ordinal, List<Long> inProgress, XidBand inBand) {
         if (key != null) {
             lastKey = key;
         }
         rowsEmitted = ordinal;
         if (inProgress != null) {
             xids = inProgress;
+            band = inBand;
         }
     }
 
@@ -55,6 +59,6 @@ final class PostgresSplitState {
     }
 
     PostgresSplit toSplit() {
-        return split.withProgress(lastKey, rowsEmitted, xids);
+        return split.withProgress(lastKey, rowsEmitted, xids, band);
     }
 }

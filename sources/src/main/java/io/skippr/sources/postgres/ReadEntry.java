@@ -31,6 +31,8 @@ import java.util.List;
  * @param read for a read whose late commits are to be read, the parts of them already read (and
  *     committed) by late-commit splits cancelled while they read: not read again; not part of the
  *     read's identity
+ * @param band the ids of transactions that had none when the read's snapshot was taken, whose rows
+ *     are late commits too while a transaction that ran then still runs; null for none
  */
 record ReadEntry(
         String upTo,
@@ -39,17 +41,28 @@ record ReadEntry(
         List<Long> xids,
         String after,
         Boolean includeNull,
-        List<Part> read) {
+        List<Part> read,
+        XidBand band) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * Rows of transactions {@code xids} whose key is at or below {@code lastKey} (PostgreSQL text,
-     * in key order): what a late-commit split read of them, in key order, before it was cancelled.
+     * Rows of transactions {@code xids}, and of those with ids from {@code from} up to {@code to}
+     * except {@code except}, whose key is at or below {@code lastKey} (PostgreSQL text, in key
+     * order): what a late-commit split read of them, in key order, before it was cancelled.
+     *
+     * @param from the first id of the part of a {@link XidBand} read; null for none
+     * @param to the end (exclusive) of the part of the band read: the split's snapshot's xmax
+     * @param except the ids in the band part still in progress in the split's snapshot: not read
      */
-    record Part(List<String> lastKey, List<Long> xids) {
+    record Part(List<String> lastKey, List<Long> xids, Long from, Long to, List<Long> except) {
         Part {
             lastKey = List.copyOf(lastKey);
             xids = List.copyOf(xids);
+            except = except == null ? List.of() : List.copyOf(except);
+        }
+
+        Part(List<String> lastKey, List<Long> xids) {
+            this(lastKey, xids, null, null, List.of());
         }
     }
 
@@ -65,7 +78,18 @@ record ReadEntry(
             List<Long> xids,
             String after,
             Boolean includeNull) {
-        this(upTo, keyFrom, keyTo, xids, after, includeNull, List.of());
+        this(upTo, keyFrom, keyTo, xids, after, includeNull, List.of(), null);
+    }
+
+    ReadEntry(
+            String upTo,
+            Long keyFrom,
+            Long keyTo,
+            List<Long> xids,
+            String after,
+            Boolean includeNull,
+            XidBand band) {
+        this(upTo, keyFrom, keyTo, xids, after, includeNull, List.of(), band);
     }
 
     /** An entry of a {@code --once} run: everything up to {@code upTo} in its key range read. */
@@ -74,9 +98,15 @@ record ReadEntry(
     }
 
     /** The entry of a continuous run's read of {@code window}. */
-    static ReadEntry chained(CursorWindow window, Long keyFrom, Long keyTo, List<Long> xids) {
+    static ReadEntry chained(
+            CursorWindow window, Long keyFrom, Long keyTo, List<Long> xids, XidBand band) {
         return new ReadEntry(
-                window.upTo(), keyFrom, keyTo, xids, window.after(), window.includeNull());
+                window.upTo(), keyFrom, keyTo, xids, window.after(), window.includeNull(), band);
+    }
+
+    /** Whether rows of transactions this read could not see may still be late commits. */
+    boolean open() {
+        return !xids.isEmpty() || band != null;
     }
 
     /** Whether this is an entry of a continuous run's window. */
@@ -86,36 +116,43 @@ record ReadEntry(
 
     /** This entry without its transactions: the read it names, whatever is still open of it. */
     ReadEntry identity() {
-        return new ReadEntry(upTo, keyFrom, keyTo, List.of(), after, includeNull);
+        return new ReadEntry(upTo, keyFrom, keyTo, List.of(), after, includeNull, List.of(), null);
     }
 
     /**
-     * One entry per read that {@code entries} name, with the transactions all of its entries name:
-     * those still open, since each later read of its late commits names the ones it left open.
+     * One entry per read that {@code entries} name, with the transactions all of its entries leave
+     * open: those still open, since each later read of its late commits names the ones it left
+     * open.
      */
     static List<ReadEntry> perRead(Collection<ReadEntry> entries) {
-        java.util.Map<ReadEntry, List<Long>> open = new java.util.LinkedHashMap<>();
+        java.util.Map<ReadEntry, ReadEntry> open = new java.util.LinkedHashMap<>();
         for (ReadEntry e : entries) {
-            open.merge(e.identity(), e.xids(), ReadEntry::both);
+            open.merge(e.identity(), e.withRead(List.of()), ReadEntry::bothOpen);
         }
-        List<ReadEntry> reads = new ArrayList<>();
-        open.forEach(
-                (read, xids) ->
-                        reads.add(
-                                new ReadEntry(
-                                        read.upTo,
-                                        read.keyFrom,
-                                        read.keyTo,
-                                        xids,
-                                        read.after,
-                                        read.includeNull)));
-        return reads;
+        return List.copyOf(open.values());
     }
 
-    private static List<Long> both(List<Long> a, List<Long> b) {
-        List<Long> kept = new ArrayList<>(a);
-        kept.retainAll(b);
-        return kept;
+    /** Entries of one read: the transactions both leave open, ids and bands. */
+    private static ReadEntry bothOpen(ReadEntry a, ReadEntry b) {
+        java.util.Set<Long> kept = new java.util.LinkedHashSet<>();
+        for (Long x : a.xids) {
+            if (b.xids.contains(x) || b.band != null && b.band.covers(x)) {
+                kept.add(x);
+            }
+        }
+        for (Long x : b.xids) {
+            if (a.band != null && a.band.covers(x)) {
+                kept.add(x);
+            }
+        }
+        return new ReadEntry(
+                a.upTo,
+                a.keyFrom,
+                a.keyTo,
+                List.copyOf(kept),
+                a.after,
+                a.includeNull,
+                XidBand.both(a.band, b.band));
     }
 
     /** The 32-bit transaction id a row's {@code xmin} holds for a 64-bit {@code txid}. */
@@ -125,30 +162,54 @@ record ReadEntry(
 
     /** This entry with {@code parts} of its late commits read already. */
     ReadEntry withRead(List<Part> parts) {
-        return new ReadEntry(upTo, keyFrom, keyTo, xids, after, includeNull, parts);
+        return new ReadEntry(upTo, keyFrom, keyTo, xids, after, includeNull, parts, band);
+    }
+
+    /** This entry with {@code xids} and {@code band} open instead of its own. */
+    ReadEntry withOpen(List<Long> xids, XidBand band) {
+        return new ReadEntry(upTo, keyFrom, keyTo, xids, after, includeNull, band);
     }
 
     /**
-     * This entry with only the transactions also in {@code stillOpen}, and none of its parts read:
-     * a transaction still open had written nothing the reads before could see.
+     * This entry after a late read whose snapshot saw {@code inProgress}, with {@code readBand} its
+     * snapshot's xmax and the transactions running before it was taken; none of its parts read: of
+     * its transactions (ids, and those of its band), those still in progress, and those of its band
+     * that may still take ids.
      */
-    ReadEntry keeping(Collection<Long> stillOpen) {
-        List<Long> kept = new ArrayList<>(xids);
-        kept.retainAll(stillOpen);
-        return new ReadEntry(upTo, keyFrom, keyTo, kept, after, includeNull);
+    ReadEntry keeping(List<Long> inProgress, XidBand readBand) {
+        List<Long> kept = new ArrayList<>();
+        for (Long x : inProgress) {
+            if (xids.contains(x) || band != null && band.covers(x)) {
+                kept.add(x);
+            }
+        }
+        XidBand left = XidBand.both(band, readBand);
+        return withOpen(kept, left == null || left.running().isEmpty() ? null : left);
     }
 
     /**
      * The opening of a late-commit split of {@code reads} reading in a snapshot that saw {@code
-     * open} in progress: {@code {"late": [entry lines], "open": [xids]}}.
+     * open} in progress, below {@code xmax}: {@code {"late": [entry lines], "open": [xids], "xmax":
+     * n}}.
      */
-    static String lateOpening(List<ReadEntry> reads, List<Long> open) {
+    static String lateOpening(List<ReadEntry> reads, List<Long> open, long xmax) {
         ObjectNode doc = JSON.createObjectNode();
         ArrayNode list = doc.putArray("late");
         reads.forEach(r -> list.add(r.toLine()));
         ArrayNode xidList = doc.putArray("open");
         open.forEach(xidList::add);
+        doc.put("xmax", xmax);
         return doc.toString();
+    }
+
+    /** The xmax of a {@link #lateOpening}'s snapshot; null for an opening of an earlier version. */
+    static Long lateXmaxOf(String opening) {
+        try {
+            JsonNode doc = JSON.readTree(opening);
+            return doc.has("xmax") ? doc.path("xmax").asLong() : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("unreadable opening: " + opening, e);
+        }
     }
 
     /**
@@ -203,7 +264,15 @@ record ReadEntry(
                 part.lastKey().forEach(key::add);
                 ArrayNode partXids = p.putArray("xids");
                 part.xids().forEach(partXids::add);
+                if (part.from() != null) {
+                    p.put("from", part.from());
+                    p.put("to", part.to());
+                    part.except().forEach(p.putArray("except")::add);
+                }
             }
+        }
+        if (band != null) {
+            band.write(doc);
         }
         return doc.toString();
     }
@@ -219,7 +288,15 @@ record ReadEntry(
                 p.path("key").forEach(k -> key.add(k.asText()));
                 List<Long> partXids = new ArrayList<>();
                 p.path("xids").forEach(x -> partXids.add(x.asLong()));
-                read.add(new Part(key, partXids));
+                List<Long> except = new ArrayList<>();
+                p.path("except").forEach(x -> except.add(x.asLong()));
+                read.add(
+                        new Part(
+                                key,
+                                partXids,
+                                p.has("from") ? p.path("from").asLong() : null,
+                                p.has("to") ? p.path("to").asLong() : null,
+                                except));
             }
             return new ReadEntry(
                     doc.path("upTo").isNull() ? null : doc.path("upTo").asText(),
@@ -228,7 +305,8 @@ record ReadEntry(
                     xids,
                     doc.path("after").isTextual() ? doc.path("after").asText() : null,
                     doc.has("includeNull") ? doc.path("includeNull").asBoolean() : null,
-                    read);
+                    read,
+                    XidBand.read(doc));
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable read position entry: " + line, e);
         }

@@ -12,13 +12,15 @@ import java.util.List;
  * @param ordinal the row's 1-based number in the split's order, counting from the split's start
  * @param xids on the first record a read of the split sends: the transactions in progress in its
  *     snapshot, for the split's state; else null
+ * @param band on that record, the split's {@link PostgresSplit#band}; else null
  */
-record ReadRecord(SourceRecord record, List<String> key, long ordinal, List<Long> xids) {
+record ReadRecord(
+        SourceRecord record, List<String> key, long ordinal, List<Long> xids, XidBand band) {
     ReadRecord(SourceRecord record, List<String> key, long ordinal) {
-        this(record, key, ordinal, null);
+        this(record, key, ordinal, null, null);
     }
 
-    ReadRecord withXids(List<Long> inProgress) {
-        return new ReadRecord(record, key, ordinal, inProgress);
+    ReadRecord withXids(List<Long> inProgress, XidBand inBand) {
+        return new ReadRecord(record, key, ordinal, inProgress, inBand);
     }
 }

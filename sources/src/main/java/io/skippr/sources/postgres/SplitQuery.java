@@ -24,7 +24,11 @@ final class SplitQuery {
         this.params = params;
     }
 
-    static SplitQuery of(PostgresSplit split) {
+    /**
+     * @param xmax the 64-bit xmax of the snapshot the query runs in, for a late-commit split: its
+     *     bands' rows are read up to it; null for any other split
+     */
+    static SplitQuery of(PostgresSplit split, Long xmax) {
         TableInfo table = split.table();
         List<Object> params = new ArrayList<>();
         List<String> where = new ArrayList<>();
@@ -50,7 +54,7 @@ final class SplitQuery {
             }
         }
         if (split.late() != null) {
-            where.add(lateCommits(table, split.late(), params));
+            where.add(lateCommits(table, split.late(), xmax, params));
         }
         CursorWindow window = split.window();
         if (window != null) {
@@ -89,26 +93,27 @@ final class SplitQuery {
     }
 
     /**
-     * Rows an earlier read could not see because their transaction was in progress: per read, its
-     * key range, cursor values up to its window's top, and {@code xmin} one of its transactions;
-     * not the parts of them read already ({@link ReadEntry#read}). Read in key order, so a split
-     * cancelled while it read has read, of the transactions its snapshot saw committed, the rows up
-     * to its last key.
+     * Rows an earlier read could not see because their transaction was in progress or had no id
+     * yet: per read, its key range, cursor values up to its window's top, and {@code xmin} one of
+     * its transactions or in its band up to {@code xmax}; not the parts of them read already
+     * ({@link ReadEntry#read}). Read in key order, so a split cancelled while it read has read, of
+     * the transactions its snapshot saw committed, the rows up to its last key.
      */
-    private static String lateCommits(TableInfo table, List<ReadEntry> reads, List<Object> params) {
+    private static String lateCommits(
+            TableInfo table, List<ReadEntry> reads, Long xmax, List<Object> params) {
         List<String> any = new ArrayList<>();
-        String xmin = "(" + ALIAS + ".xmin::text::int8)";
         for (ReadEntry read : reads) {
-            if (read.xids().isEmpty()) {
+            if (!read.open()) {
                 continue;
             }
             List<String> all = new ArrayList<>();
             all.add(
-                    xmin
-                            + " IN ("
-                            + read.xids().stream().map(x -> "?").collect(Collectors.joining(", "))
-                            + ")");
-            params.addAll(read.xids());
+                    transactions(
+                            read.xids(),
+                            read.band() == null ? null : read.band().from(),
+                            xmax,
+                            List.of(),
+                            params));
             if (read.keyFrom() != null) {
                 all.add(column(table.primaryKey().get(0)) + " >= ?");
                 params.add(read.keyFrom());
@@ -124,19 +129,43 @@ final class SplitQuery {
             }
             for (ReadEntry.Part part : read.read()) { // read by a late-commit split cancelled
                 String of =
-                        xmin
-                                + " IN ("
-                                + part.xids().stream()
-                                        .map(x -> "?")
-                                        .collect(Collectors.joining(", "))
-                                + ")";
-                params.addAll(part.xids());
+                        transactions(part.xids(), part.from(), part.to(), part.except(), params);
                 String below = compareKey(table, part.lastKey(), "<=", params);
                 all.add("NOT (" + of + " AND " + below + ")");
             }
             any.add("(" + String.join(" AND ", all) + ")");
         }
         return any.isEmpty() ? "FALSE" : "(" + String.join(" OR ", any) + ")";
+    }
+
+    /**
+     * Rows whose {@code xmin} is one of {@code xids}, or (when {@code from} is not null) lies from
+     * {@code from} up to {@code to} and is not one of {@code except}. Ids are 64-bit, {@code xmin}
+     * 32: the band is compared modulo 2^32, from its start, over its width.
+     */
+    private static String transactions(
+            List<Long> xids, Long from, Long to, List<Long> except, List<Object> params) {
+        String xmin = "(" + ALIAS + ".xmin::text::int8)";
+        List<String> any = new ArrayList<>();
+        if (!xids.isEmpty()) {
+            any.add(xmin + " IN (" + placeholders(xids.size()) + ")");
+            params.addAll(xids);
+        }
+        if (from != null && to != null && to > from) {
+            String band = "((" + xmin + " - ?) & 4294967295) < ?";
+            params.add(ReadEntry.xid(from));
+            params.add(to - from);
+            if (!except.isEmpty()) {
+                band += " AND " + xmin + " NOT IN (" + placeholders(except.size()) + ")";
+                params.addAll(except);
+            }
+            any.add("(" + band + ")");
+        }
+        return any.isEmpty() ? "FALSE" : "(" + String.join(" OR ", any) + ")";
+    }
+
+    private static String placeholders(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
     }
 
     /** {@code "k" > ?} or, for a composite key, {@code ("a", "b") > (?, ?)}, cast from text. */

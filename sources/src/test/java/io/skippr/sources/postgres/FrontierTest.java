@@ -34,7 +34,8 @@ class FrontierTest {
     }
 
     private static String window(String after, String upTo, Long from, Long to, Long... xids) {
-        return ReadEntry.chained(new CursorWindow(after, upTo, false), from, to, List.of(xids))
+        return ReadEntry.chained(
+                        new CursorWindow(after, upTo, false), from, to, List.of(xids), null)
                 .toLine();
     }
 
@@ -79,9 +80,17 @@ class FrontierTest {
         assertThat(read.late)
                 .containsExactlyInAnyOrder(
                         ReadEntry.chained(
-                                new CursorWindow("10", "50", false), null, 20L, List.of(222L)),
+                                new CursorWindow("10", "50", false),
+                                null,
+                                20L,
+                                List.of(222L),
+                                null),
                         ReadEntry.chained(
-                                new CursorWindow("10", "50", false), 20L, 30L, List.of(333L)));
+                                new CursorWindow("10", "50", false),
+                                20L,
+                                30L,
+                                List.of(333L),
+                                null));
     }
 
     /** A split read to its end makes its progress entries of earlier checkpoints moot. */
@@ -89,14 +98,20 @@ class FrontierTest {
     void aReadToItsEndCoversItsProgress() throws Exception {
         List<String> entries =
                 List.of(
-                        ReadEntry.chained(new CursorWindow(null, "40", true), null, null, List.of())
+                        ReadEntry.chained(
+                                        new CursorWindow(null, "40", true),
+                                        null,
+                                        null,
+                                        List.of(),
+                                        null)
                                 .toLine(),
                         progress(
                                 ReadEntry.chained(
                                                 new CursorWindow(null, "40", true),
                                                 null,
                                                 null,
-                                                List.of())
+                                                List.of(),
+                                                null)
                                         .toLine(),
                                 12));
         Frontier read = of(entries);
@@ -349,8 +364,12 @@ class FrontierTest {
         long inProgress = insert("(0, 30), (7, 30)");
         ReadEntry read =
                 ReadEntry.chained(
-                        new CursorWindow("10", "50", false), null, null, List.of(seen, inProgress));
-        String opening = ReadEntry.lateOpening(List.of(read), List.of(inProgress));
+                        new CursorWindow("10", "50", false),
+                        null,
+                        null,
+                        List.of(seen, inProgress),
+                        null);
+        String opening = ReadEntry.lateOpening(List.of(read), List.of(inProgress), 0L);
 
         Frontier frontier = of(List.of(read.toLine(), progress(opening, 2), progress(opening, 3)));
 
@@ -370,11 +389,15 @@ class FrontierTest {
         long second = insert("(0, 30), (6, 30), (7, 30)");
         ReadEntry read =
                 ReadEntry.chained(
-                        new CursorWindow("10", "50", false), null, null, List.of(first, second));
-        String opening = ReadEntry.lateOpening(List.of(read), List.of(second));
+                        new CursorWindow("10", "50", false),
+                        null,
+                        null,
+                        List.of(first, second),
+                        null);
+        String opening = ReadEntry.lateOpening(List.of(read), List.of(second), 0L);
         Frontier once = of(List.of(read.toLine(), progress(opening, 3)));
         // the next split reads keys 0, 4, 5, 6, 7: it stopped after key 0
-        String again = ReadEntry.lateOpening(once.late, List.of());
+        String again = ReadEntry.lateOpening(once.late, List.of(), 0L);
 
         Frontier frontier = of(List.of(read.toLine(), progress(opening, 3), progress(again, 0)));
 
@@ -396,15 +419,20 @@ class FrontierTest {
                                 new CursorWindow("10", "50", false),
                                 20L,
                                 30L,
-                                List.of(333L, 444L)));
-        String lateRead = first.late.get(0).keeping(List.of(444L)).toLine(); // 333 committed
+                                List.of(333L, 444L),
+                                null));
+        String lateRead = first.late.get(0).keeping(List.of(444L), null).toLine(); // 333 committed
 
         Frontier next = of(List.of(progress(opening, 29), lateRead));
 
         assertThat(next.late)
                 .containsExactly(
                         ReadEntry.chained(
-                                new CursorWindow("10", "50", false), 20L, 30L, List.of(444L)));
+                                new CursorWindow("10", "50", false),
+                                20L,
+                                30L,
+                                List.of(444L),
+                                null));
     }
 
     /** Inserts {@code values} in one transaction; returns its id as its rows' {@code xmin}. */

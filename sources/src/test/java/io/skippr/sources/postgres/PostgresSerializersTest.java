@@ -100,7 +100,11 @@ class PostgresSerializersTest {
                                         new ReadEntry(null, null, null, List.of()))),
                         PostgresSplit.fresh("t#6", table, null, null, null).finished(null),
                         PostgresSplit.fresh("t#7", table, 1L, 9L, new CursorWindow("a", "b", false))
-                                .withProgress(List.of("8"), 3, List.of(5L))
+                                .withProgress(
+                                        List.of("8"),
+                                        3,
+                                        List.of(5L),
+                                        new XidBand(4_000_000_001L, List.of("3/17")))
                                 .finished(new ReadEntry("b", 1L, 9L, List.of(5L)).toLine()));
         PostgresSplitSerializer serializer = PostgresSplitSerializer.INSTANCE;
         for (PostgresSplit split : splits) {
@@ -149,19 +153,21 @@ class PostgresSerializersTest {
         assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(99, split))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 99")
-                .hasMessageContaining("reads versions 1 to 3");
+                .hasMessageContaining("reads versions 1 to 4");
         byte[] state =
                 PostgresEnumeratorStateSerializer.INSTANCE.serialize(
                         PostgresEnumeratorState.initial());
         assertThatThrownBy(() -> PostgresEnumeratorStateSerializer.INSTANCE.deserialize(0, state))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 0");
-        // version 2 ended before the report of a finished split
-        assertThat(
-                        PostgresSplitSerializer.INSTANCE.deserialize(
-                                2, Arrays.copyOf(split, split.length - 1)))
-                .isEqualTo(PostgresSplit.fresh("x", table(), null, null, null));
-        byte[] truncated = Arrays.copyOf(split, split.length - 4);
+        // version 3 had no band before the report of a finished split, version 2 neither
+        for (int version = 3; version >= 2; version--) {
+            assertThat(
+                            PostgresSplitSerializer.INSTANCE.deserialize(
+                                    version, Arrays.copyOf(split, split.length - (4 - version))))
+                    .isEqualTo(PostgresSplit.fresh("x", table(), null, null, null));
+        }
+        byte[] truncated = Arrays.copyOf(split, split.length - 5);
         assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(1, truncated))
                 .isInstanceOf(IOException.class);
     }
