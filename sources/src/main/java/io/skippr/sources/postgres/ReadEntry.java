@@ -109,6 +109,20 @@ record ReadEntry(
         return !xids.isEmpty() || band != null;
     }
 
+    /**
+     * Whether one of the transactions this read could not see has ended by {@code now}, or its band
+     * runs none: only then can rows it left to read late have become visible.
+     */
+    boolean endedSome(Snapshot now) {
+        for (Long x : xids) {
+            if (!now.inProgress().contains(x)) {
+                return true;
+            }
+        }
+        return band != null
+                && (band.running().isEmpty() || !now.runningAfter().containsAll(band.running()));
+    }
+
     /** Whether this is an entry of a continuous run's window. */
     boolean chained() {
         return includeNull != null;

@@ -60,6 +60,16 @@ record Snapshot(
     }
 
     /**
+     * What runs now, as a statement of {@code c} (in autocommit) sees it: the transactions in
+     * progress, and the other sessions in a transaction.
+     */
+    static Snapshot now(Connection c) throws SQLException {
+        Snapshot taken = take(c, List.of());
+        return new Snapshot(
+                taken.inProgress, taken.xmax, taken.runningAfter, taken.runningAfter, false);
+    }
+
+    /**
      * Takes the snapshot of {@code c}'s transaction (its first statement does, in repeatable read)
      * and what is known around it; {@code runningBefore} was read before, in another transaction.
      */

@@ -267,7 +267,9 @@ final class SplitPlanner {
 
         /**
          * @param idle per table whose earlier splits all finished (others wait), the earlier reads
-         *     whose late commits to read now
+         *     whose late commits are still to read: those read now are those one of whose
+         *     transactions ended since (until then their rows stay invisible), so a session in a
+         *     transaction for long costs no scan per poll
          */
         Result poll(Map<String, List<ReadEntry>> idle) throws IOException {
             try {
@@ -276,12 +278,18 @@ final class SplitPlanner {
                 }
                 List<PostgresSplit> splits = new ArrayList<>();
                 Map<String, String> grown = new HashMap<>();
+                Snapshot now = null;
                 for (int i = 0; i < tables.size(); i++) {
                     TableInfo table = tables.get(i);
                     if (!idle.containsKey(table.stream())) {
                         continue;
                     }
                     List<ReadEntry> late = idle.get(table.stream());
+                    if (!late.isEmpty()) { // the others wait for a later poll
+                        now = now == null ? Snapshot.now(connection) : now;
+                        Snapshot at = now;
+                        late = late.stream().filter(e -> e.endedSome(at)).toList();
+                    }
                     String after = upper.get(table.stream());
                     String max = maxCursor(connection, table, after);
                     if (max == null && late.isEmpty()) {

@@ -58,4 +58,30 @@ class XidBandTest {
         assertThat(ReadEntry.perRead(List.of(third, read, first, second)).get(0).open()).isFalse();
         assertThat(ReadEntry.parse(first.toLine())).isEqualTo(first);
     }
+
+    /**
+     * A poll reads a read's late commits only once one of its transactions ended: until then their
+     * rows are invisible, and a session that stays in a transaction costs no scan per poll.
+     */
+    @Test
+    void aReadsLateCommitsAreReadOnceOneOfItsTransactionsEnded() {
+        ReadEntry read =
+                new ReadEntry(
+                        "20",
+                        null,
+                        null,
+                        List.of(7L),
+                        null,
+                        null,
+                        new XidBand(100, List.of("3/1")));
+        assertThat(read.endedSome(running(List.of(7L), "3/1", "5/5"))).isFalse();
+        assertThat(read.endedSome(running(List.of(), "3/1"))).isTrue();
+        assertThat(read.endedSome(running(List.of(7L), "5/5"))).isTrue();
+        ReadEntry once = read.withOpen(List.of(), new XidBand(100, List.of()));
+        assertThat(once.endedSome(running(List.of(), "3/1"))).isTrue();
+    }
+
+    private static Snapshot running(List<Long> inProgress, String... vxids) {
+        return new Snapshot(inProgress, 500, List.of(vxids), List.of(vxids), false);
+    }
 }
