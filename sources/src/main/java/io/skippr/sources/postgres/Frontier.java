@@ -136,11 +136,9 @@ final class Frontier {
         List<ReadEntry> late = new ArrayList<>();
         for (ReadEntry read : ReadEntry.perRead(reads)) { // a read's transactions still open
             if (read.open()) {
-                late.add(
-                        read.withRead(
-                                partsOf(
-                                        partsRead.getOrDefault(read.identity(), Set.of()),
-                                        read.xids())));
+                Set<ReadEntry.Part> known = new LinkedHashSet<>(read.read());
+                known.addAll(partsRead.getOrDefault(read.identity(), Set.of()));
+                late.add(read.withRead(partsOf(known, read.xids())));
             }
         }
         return new Frontier(cur, late, rest, gaps);
@@ -192,7 +190,12 @@ final class Frontier {
             if (!of.isEmpty() || part.from() != null) {
                 parts.add(
                         new ReadEntry.Part(
-                                part.lastKey(), of, part.from(), part.to(), part.except()));
+                                part.lastKey(),
+                                of,
+                                part.from(),
+                                part.to(),
+                                part.except(),
+                                part.above()));
             }
         }
         return parts;
@@ -205,7 +208,10 @@ final class Frontier {
     private static ReadEntry eitherOpen(ReadEntry a, ReadEntry b) {
         Set<Long> xids = new java.util.TreeSet<>(a.xids());
         xids.addAll(b.xids());
-        return a.withOpen(List.copyOf(xids), XidBand.either(a.band(), b.band()));
+        Set<ReadEntry.Part> parts = new LinkedHashSet<>(a.read());
+        parts.addAll(b.read());
+        return a.withOpen(List.copyOf(xids), XidBand.either(a.band(), b.band()))
+                .withRead(List.copyOf(parts));
     }
 
     private static Window window(Map<List<Object>, Window> windows, Order order, ReadEntry e) {
@@ -269,9 +275,12 @@ final class Frontier {
                                 null,
                                 Long.parseLong(furthest.last.get(0)),
                                 unseen.xids(),
-                                unseen.band()));
+                                unseen.band(),
+                                unseen.read()));
             }
-            return List.of(split.withProgress(furthest.last, 0, unseen.xids(), unseen.band()));
+            return List.of(
+                    split.withProgress(
+                            furthest.last, 0, unseen.xids(), unseen.band(), unseen.read()));
         }
 
         private List<PostgresSplit> unreadRanges(TableInfo table, List<ReadEntry> late) {
@@ -302,6 +311,7 @@ final class Frontier {
                                             opening.xids(),
                                             after,
                                             includeNull,
+                                            opening.read(),
                                             opening.band()));
                         }
                     });

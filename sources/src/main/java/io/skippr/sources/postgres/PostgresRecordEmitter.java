@@ -36,6 +36,7 @@ final class PostgresRecordEmitter
             announced.put(schema.stream(), version);
         }
         output.collect(element.record());
-        state.advance(element.key(), element.ordinal(), element.xids(), element.band());
+        state.advance(
+                element.key(), element.ordinal(), element.xids(), element.band(), element.parts());
     }
 }

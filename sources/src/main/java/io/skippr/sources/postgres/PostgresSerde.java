@@ -91,6 +91,7 @@ final class PostgresSerde {
             out.writeLong(split.band().from());
             writeStrings(split.band().running(), out);
         }
+        writeStrings(split.parts().stream().map(ReadEntry.Part::toLine).toList(), out);
         out.writeBoolean(split.report() != null);
         if (split.report() != null) {
             ValueCodec.writeNullableString(split.report().position(), out);
@@ -99,7 +100,7 @@ final class PostgresSerde {
 
     /**
      * @param version the serializer version that wrote it: 1 had no late-commit reads, 2 no reports
-     *     of finished splits, 3 no bands
+     *     of finished splits, 3 no bands nor parts
      */
     static PostgresSplit readSplit(DataInputView in, int version) throws IOException {
         String id = ValueCodec.readString(in);
@@ -129,15 +130,19 @@ final class PostgresSerde {
             }
         }
         XidBand band = null;
-        if (version >= 4 && in.readBoolean()) {
-            band = new XidBand(in.readLong(), readStrings(in));
+        List<ReadEntry.Part> parts = List.of();
+        if (version >= 4) {
+            if (in.readBoolean()) {
+                band = new XidBand(in.readLong(), readStrings(in));
+            }
+            parts = readStrings(in).stream().map(ReadEntry.Part::parse).toList();
         }
         SplitRead report = null;
         if (version >= 3 && in.readBoolean()) {
             report = new SplitRead(id, table.stream(), ValueCodec.readNullableString(in));
         }
         return new PostgresSplit(
-                id, table, keyFrom, keyTo, window, lastKey, rows, late, xids, band, report);
+                id, table, keyFrom, keyTo, window, lastKey, rows, late, xids, band, parts, report);
     }
 
     static void writeStrings(List<String> strings, DataOutputView out) throws IOException {

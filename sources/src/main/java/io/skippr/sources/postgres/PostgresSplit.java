@@ -23,6 +23,9 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param band for a window split, the {@link XidBand} its reads leave open; for a late-commit
  *     split, its snapshot's xmax and the transactions running before it ({@link
  *     Snapshot#lateBand}); null for none or before it started
+ * @param parts of the rows its reads could not see, those its reads after restores read where they
+ *     had committed (rows above the key it resumed after): not late commits ({@link
+ *     ReadEntry.Part#above})
  * @param report for a finished split in its reader's state, the report of it the enumerator has not
  *     acknowledged yet ({@link io.skippr.sources.UnacknowledgedReports}); null for a split to read
  */
@@ -37,6 +40,7 @@ public record PostgresSplit(
         List<ReadEntry> late,
         List<Long> xids,
         XidBand band,
+        List<ReadEntry.Part> parts,
         SplitRead report)
         implements SourceSplit {
 
@@ -46,6 +50,7 @@ public record PostgresSplit(
         lastKey = lastKey == null ? null : List.copyOf(lastKey);
         late = late == null ? null : List.copyOf(late);
         xids = xids == null ? null : List.copyOf(xids);
+        parts = parts == null ? List.of() : List.copyOf(parts);
     }
 
     /** A split to read. */
@@ -59,7 +64,19 @@ public record PostgresSplit(
             long rowsEmitted,
             List<ReadEntry> late,
             List<Long> xids) {
-        this(splitId, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids, null, null);
+        this(
+                splitId,
+                table,
+                keyFrom,
+                keyTo,
+                window,
+                lastKey,
+                rowsEmitted,
+                late,
+                xids,
+                null,
+                List.of(),
+                null);
     }
 
     /** A split not yet read. */
@@ -73,15 +90,45 @@ public record PostgresSplit(
         return new PostgresSplit(splitId, table, null, null, null, null, 0, reads, null);
     }
 
-    /** This split with reading progress, and the transactions its reads could not see. */
-    PostgresSplit withProgress(List<String> key, long rows, List<Long> inProgress, XidBand inBand) {
+    /**
+     * This split with reading progress, and the transactions its reads could not see ({@code
+     * inBand} too), of which {@code read} parts were read.
+     */
+    PostgresSplit withProgress(
+            List<String> key,
+            long rows,
+            List<Long> inProgress,
+            XidBand inBand,
+            List<ReadEntry.Part> read) {
         return new PostgresSplit(
-                splitId, table, keyFrom, keyTo, window, key, rows, late, inProgress, inBand, null);
+                splitId,
+                table,
+                keyFrom,
+                keyTo,
+                window,
+                key,
+                rows,
+                late,
+                inProgress,
+                inBand,
+                read,
+                null);
     }
 
     PostgresSplit withId(String id) {
         return new PostgresSplit(
-                id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, xids, band, null);
+                id,
+                table,
+                keyFrom,
+                keyTo,
+                window,
+                lastKey,
+                rowsEmitted,
+                late,
+                xids,
+                band,
+                parts,
+                null);
     }
 
     /** This split finished, having sent {@code position} after its rows (null for none). */
@@ -97,6 +144,7 @@ public record PostgresSplit(
                 late,
                 xids,
                 band,
+                parts,
                 new SplitRead(splitId, table.stream(), position));
     }
 

@@ -47,6 +47,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private long ordinal;
     private List<Long> inProgress = List.of();
     private XidBand band;
+    private List<ReadEntry.Part> parts = List.of();
     private boolean firstOfRead;
     private boolean standbyWarned;
 
@@ -87,7 +88,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 ordinal++;
                 ReadRecord record = decoder.decode(rows, ordinal);
                 if (firstOfRead) { // the split's state keeps what this read could not see
-                    record = record.withXids(inProgress, band);
+                    record = record.withXids(inProgress, band, parts);
                     firstOfRead = false;
                 }
                 batch.add(id, record);
@@ -127,14 +128,21 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 List<String> runningBefore = completeOne(connection);
                 Snapshot snapshot = Snapshot.take(connection, runningBefore);
                 xmax = snapshot.xmax();
-                inProgress = union(split.xids(), snapshot.inProgress());
-                band =
-                        XidBand.either(
-                                split.band(),
-                                split.late() != null ? snapshot.lateBand() : snapshot.windowBand());
+                XidBand now = split.late() != null ? snapshot.lateBand() : snapshot.windowBand();
+                if (split.xids() != null
+                        && (split.lastKey() != null || split.rowsEmitted() > 0)) { // resumed
+                    inProgress = union(split.xids(), snapshot.inProgress());
+                    band = XidBand.either(split.band(), now);
+                    parts = resumed(split, snapshot);
+                } else {
+                    inProgress = snapshot.inProgress();
+                    band = now;
+                    parts = List.of();
+                }
             } else {
                 inProgress = List.of();
                 band = null;
+                parts = List.of();
             }
             firstOfRead = true;
             rows = SplitQuery.of(split, xmax).execute(connection, fetchSize);
@@ -156,9 +164,38 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     }
 
     /**
+     * Of a split restored after reading up to its last key in an earlier snapshot, the parts of
+     * what that snapshot could not see that this one reads after the key: the rows of its
+     * transactions that committed since, and of the ids given out since while its band was open.
+     * The split's position names them with the earlier ones ({@link #union}), so a late read of
+     * them skips these. Unknown for a table without a key (read by row number): read again.
+     */
+    private static List<ReadEntry.Part> resumed(PostgresSplit split, Snapshot snapshot) {
+        if (split.lastKey() == null) {
+            return split.parts();
+        }
+        List<Long> committed = new ArrayList<>(split.xids());
+        committed.removeAll(snapshot.inProgress());
+        Long from = split.band() == null ? null : split.band().from();
+        if (committed.isEmpty() && from == null) {
+            return split.parts();
+        }
+        List<ReadEntry.Part> all = new ArrayList<>(split.parts());
+        all.add(
+                new ReadEntry.Part(
+                        split.lastKey(),
+                        committed,
+                        from,
+                        snapshot.xmax(),
+                        snapshot.inProgress(),
+                        true));
+        return all;
+    }
+
+    /**
      * The transactions an earlier read of a restored split could not see, and those of this one:
-     * rows read before the restore were read in the earlier snapshot. (Rows of a transaction in one
-     * list and not the other may be read again as late commits, never missed.)
+     * rows read before the restore were read in the earlier snapshot. (Rows after the split's last
+     * key of a transaction in the first list only were read by this one: {@link #resumed}.)
      */
     private static List<Long> union(List<Long> earlier, List<Long> now) {
         if (earlier == null) {
@@ -218,9 +255,16 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                                     split.keyTo(),
                                     inProgress,
                                     band)
+                            .withRead(parts)
                             .toLine();
         } else if (split.late() != null) {
-            entry = ReadEntry.lateOpening(split.late(), inProgress, band.from());
+            List<ReadEntry> reads = new ArrayList<>();
+            for (ReadEntry read : split.late()) {
+                List<ReadEntry.Part> known = new ArrayList<>(read.read());
+                known.addAll(parts);
+                reads.add(read.withRead(known));
+            }
+            entry = ReadEntry.lateOpening(reads, inProgress, band.from());
         }
         return entry == null
                 ? null
@@ -252,6 +296,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                                             null,
                                             null,
                                             band))
+                            .withRead(parts)
                             .toLine());
         }
         if (split.late() != null) {
@@ -260,7 +305,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 // a position that also holds the read's first entry (the union a continuous run
                 // commits to) then says it is no longer late; its top stays where the next window
                 // starts
-                entries.add(read.keeping(inProgress, band).toLine());
+                entries.add(read.keeping(inProgress, band).withRead(parts).toLine());
             }
         }
         return entries.isEmpty()

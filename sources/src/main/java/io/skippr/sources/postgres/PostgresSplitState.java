@@ -12,6 +12,7 @@ final class PostgresSplitState {
     private long rowsEmitted;
     private List<Long> xids;
     private XidBand band;
+    private List<ReadEntry.Part> parts;
     private io.skippr.core.record.ReadPosition sent;
 
     PostgresSplitState(PostgresSplit split) {
@@ -22,6 +23,7 @@ final class PostgresSplitState {
         this.rowsEmitted = split.rowsEmitted();
         this.xids = split.xids();
         this.band = split.band();
+        this.parts = split.parts();
     }
 
     StreamSchema schema() {
@@ -35,9 +37,14 @@ final class PostgresSplitState {
     /**
      * Records that the row with {@code key} (null without a key), the n-th, was emitted; {@code
      * inProgress}, when not null, are the transactions the split's reads could not see, with {@code
-     * inBand}.
+     * inBand}, and {@code read} parts of them read.
      */
-    void advance(List<String> key, long ordinal, List<Long> inProgress, XidBand inBand) {
+    void advance(
+            List<String> key,
+            long ordinal,
+            List<Long> inProgress,
+            XidBand inBand,
+            List<ReadEntry.Part> read) {
         if (key != null) {
             lastKey = key;
         }
@@ -45,6 +52,7 @@ final class PostgresSplitState {
         if (inProgress != null) {
             xids = inProgress;
             band = inBand;
+            parts = read;
         }
     }
 
@@ -59,6 +67,6 @@ final class PostgresSplitState {
     }
 
     PostgresSplit toSplit() {
-        return split.withProgress(lastKey, rowsEmitted, xids, band);
+        return split.withProgress(lastKey, rowsEmitted, xids, band, parts);
     }
 }

@@ -48,21 +48,78 @@ record ReadEntry(
     /**
      * Rows of transactions {@code xids}, and of those with ids from {@code from} up to {@code to}
      * except {@code except}, whose key is at or below {@code lastKey} (PostgreSQL text, in key
-     * order): what a late-commit split read of them, in key order, before it was cancelled.
+     * order), or above it: what a late-commit split read of them, in key order, before it was
+     * cancelled; or what a split restored after {@code lastKey} read of them in its new snapshot,
+     * where they had committed.
      *
      * @param from the first id of the part of a {@link XidBand} read; null for none
      * @param to the end (exclusive) of the part of the band read: the split's snapshot's xmax
      * @param except the ids in the band part still in progress in the split's snapshot: not read
+     * @param above whether the rows are those above {@code lastKey}, not those at or below it
      */
-    record Part(List<String> lastKey, List<Long> xids, Long from, Long to, List<Long> except) {
+    record Part(
+            List<String> lastKey,
+            List<Long> xids,
+            Long from,
+            Long to,
+            List<Long> except,
+            boolean above) {
         Part {
             lastKey = List.copyOf(lastKey);
             xids = List.copyOf(xids);
             except = except == null ? List.of() : List.copyOf(except);
         }
 
+        Part(List<String> lastKey, List<Long> xids, Long from, Long to, List<Long> except) {
+            this(lastKey, xids, from, to, except, false);
+        }
+
         Part(List<String> lastKey, List<Long> xids) {
             this(lastKey, xids, null, null, List.of());
+        }
+
+        ObjectNode toJson() {
+            ObjectNode p = JSON.createObjectNode();
+            lastKey.forEach(p.putArray("key")::add);
+            xids.forEach(p.putArray("xids")::add);
+            if (from != null) {
+                p.put("from", from);
+                p.put("to", to);
+                except.forEach(p.putArray("except")::add);
+            }
+            if (above) {
+                p.put("above", true);
+            }
+            return p;
+        }
+
+        static Part parse(JsonNode p) {
+            List<String> key = new ArrayList<>();
+            p.path("key").forEach(k -> key.add(k.asText()));
+            List<Long> xids = new ArrayList<>();
+            p.path("xids").forEach(x -> xids.add(x.asLong()));
+            List<Long> except = new ArrayList<>();
+            p.path("except").forEach(x -> except.add(x.asLong()));
+            return new Part(
+                    key,
+                    xids,
+                    p.has("from") ? p.path("from").asLong() : null,
+                    p.has("to") ? p.path("to").asLong() : null,
+                    except,
+                    p.path("above").asBoolean(false));
+        }
+
+        /** A part as one line of text, for a split's checkpointed state. */
+        String toLine() {
+            return toJson().toString();
+        }
+
+        static Part parse(String line) {
+            try {
+                return parse(JSON.readTree(line));
+            } catch (IOException e) {
+                throw new UncheckedIOException("unreadable part: " + line, e);
+            }
         }
     }
 
@@ -135,13 +192,13 @@ record ReadEntry(
 
     /**
      * One entry per read that {@code entries} name, with the transactions all of its entries leave
-     * open: those still open, since each later read of its late commits names the ones it left
-     * open.
+     * open (those still open, since each later read of its late commits names the ones it left
+     * open) and the parts of them any says were read.
      */
     static List<ReadEntry> perRead(Collection<ReadEntry> entries) {
         java.util.Map<ReadEntry, ReadEntry> open = new java.util.LinkedHashMap<>();
         for (ReadEntry e : entries) {
-            open.merge(e.identity(), e.withRead(List.of()), ReadEntry::bothOpen);
+            open.merge(e.identity(), e, ReadEntry::bothOpen);
         }
         return List.copyOf(open.values());
     }
@@ -159,6 +216,8 @@ record ReadEntry(
                 kept.add(x);
             }
         }
+        java.util.Set<Part> parts = new java.util.LinkedHashSet<>(a.read);
+        parts.addAll(b.read);
         return new ReadEntry(
                 a.upTo,
                 a.keyFrom,
@@ -166,6 +225,7 @@ record ReadEntry(
                 List.copyOf(kept),
                 a.after,
                 a.includeNull,
+                List.copyOf(parts),
                 XidBand.both(a.band, b.band));
     }
 
@@ -272,18 +332,7 @@ record ReadEntry(
         }
         if (!read.isEmpty()) {
             ArrayNode parts = doc.putArray("read");
-            for (Part part : read) {
-                ObjectNode p = parts.addObject();
-                ArrayNode key = p.putArray("key");
-                part.lastKey().forEach(key::add);
-                ArrayNode partXids = p.putArray("xids");
-                part.xids().forEach(partXids::add);
-                if (part.from() != null) {
-                    p.put("from", part.from());
-                    p.put("to", part.to());
-                    part.except().forEach(p.putArray("except")::add);
-                }
-            }
+            read.forEach(part -> parts.add(part.toJson()));
         }
         if (band != null) {
             band.write(doc);
@@ -297,21 +346,7 @@ record ReadEntry(
             List<Long> xids = new ArrayList<>();
             doc.path("xids").forEach(x -> xids.add(x.asLong()));
             List<Part> read = new ArrayList<>();
-            for (JsonNode p : doc.path("read")) {
-                List<String> key = new ArrayList<>();
-                p.path("key").forEach(k -> key.add(k.asText()));
-                List<Long> partXids = new ArrayList<>();
-                p.path("xids").forEach(x -> partXids.add(x.asLong()));
-                List<Long> except = new ArrayList<>();
-                p.path("except").forEach(x -> except.add(x.asLong()));
-                read.add(
-                        new Part(
-                                key,
-                                partXids,
-                                p.has("from") ? p.path("from").asLong() : null,
-                                p.has("to") ? p.path("to").asLong() : null,
-                                except));
-            }
+            doc.path("read").forEach(p -> read.add(Part.parse(p)));
             return new ReadEntry(
                     doc.path("upTo").isNull() ? null : doc.path("upTo").asText(),
                     doc.path("keyFrom").isNull() ? null : doc.path("keyFrom").asLong(),

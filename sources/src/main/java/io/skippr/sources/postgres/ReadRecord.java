@@ -13,14 +13,20 @@ import java.util.List;
  * @param xids on the first record a read of the split sends: the transactions in progress in its
  *     snapshot, for the split's state; else null
  * @param band on that record, the split's {@link PostgresSplit#band}; else null
+ * @param parts on that record, the split's {@link PostgresSplit#parts}; else null
  */
 record ReadRecord(
-        SourceRecord record, List<String> key, long ordinal, List<Long> xids, XidBand band) {
+        SourceRecord record,
+        List<String> key,
+        long ordinal,
+        List<Long> xids,
+        XidBand band,
+        List<ReadEntry.Part> parts) {
     ReadRecord(SourceRecord record, List<String> key, long ordinal) {
-        this(record, key, ordinal, null, null);
+        this(record, key, ordinal, null, null, null);
     }
 
-    ReadRecord withXids(List<Long> inProgress, XidBand inBand) {
-        return new ReadRecord(record, key, ordinal, inProgress, inBand);
+    ReadRecord withXids(List<Long> inProgress, XidBand inBand, List<ReadEntry.Part> read) {
+        return new ReadRecord(record, key, ordinal, inProgress, inBand, read);
     }
 }

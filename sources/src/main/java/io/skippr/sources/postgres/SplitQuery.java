@@ -130,7 +130,7 @@ final class SplitQuery {
             for (ReadEntry.Part part : read.read()) { // read by a late-commit split cancelled
                 String of =
                         transactions(part.xids(), part.from(), part.to(), part.except(), params);
-                String below = compareKey(table, part.lastKey(), "<=", params);
+                String below = compareKey(table, part.lastKey(), part.above() ? ">" : "<=", params);
                 all.add("NOT (" + of + " AND " + below + ")");
             }
             any.add("(" + String.join(" AND ", all) + ")");

@@ -62,4 +62,11 @@ final class PgTestDatabase {
             }
         }
     }
+
+    /** Runs {@code sql} in {@code c}'s transaction. */
+    static void execIn(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
 }

@@ -104,7 +104,15 @@ class PostgresSerializersTest {
                                         List.of("8"),
                                         3,
                                         List.of(5L),
-                                        new XidBand(4_000_000_001L, List.of("3/17")))
+                                        new XidBand(4_000_000_001L, List.of("3/17")),
+                                        List.of(
+                                                new ReadEntry.Part(
+                                                        List.of("3"),
+                                                        List.of(5L),
+                                                        4_000_000_001L,
+                                                        4_000_000_009L,
+                                                        List.of(4_000_000_004L),
+                                                        true)))
                                 .finished(new ReadEntry("b", 1L, 9L, List.of(5L)).toLine()));
         PostgresSplitSerializer serializer = PostgresSplitSerializer.INSTANCE;
         for (PostgresSplit split : splits) {
@@ -160,14 +168,15 @@ class PostgresSerializersTest {
         assertThatThrownBy(() -> PostgresEnumeratorStateSerializer.INSTANCE.deserialize(0, state))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 0");
-        // version 3 had no band before the report of a finished split, version 2 neither
+        // version 3 had no band nor parts (5 bytes) before the report of a finished split (1),
+        // version 2 none of them
         for (int version = 3; version >= 2; version--) {
             assertThat(
                             PostgresSplitSerializer.INSTANCE.deserialize(
-                                    version, Arrays.copyOf(split, split.length - (4 - version))))
+                                    version, Arrays.copyOf(split, split.length - (8 - version))))
                     .isEqualTo(PostgresSplit.fresh("x", table(), null, null, null));
         }
-        byte[] truncated = Arrays.copyOf(split, split.length - 5);
+        byte[] truncated = Arrays.copyOf(split, split.length - 9);
         assertThatThrownBy(() -> PostgresSplitSerializer.INSTANCE.deserialize(1, truncated))
                 .isInstanceOf(IOException.class);
     }

@@ -311,4 +311,60 @@ class PostgresSplitReaderTest {
             writer.rollback();
         }
     }
+
+    /**
+     * A window split restored after a transaction its first snapshot saw in progress committed: the
+     * restored read takes that transaction's rows after its last key, so its position leaves late
+     * only its rows up to that key (and the rows of the band of ids given out meanwhile, the same
+     * way). Before, the position named the transaction over the whole key range, and the late read
+     * loaded its row after the last key a second time.
+     */
+    @Test
+    void aRestoredWindowSplitLeavesLateOnlyWhatItsFirstSnapshotCouldNotSee() throws Exception {
+        String t = Sql.table(schema, "items");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (id bigint PRIMARY KEY, v bigint)",
+                "INSERT INTO " + t + " VALUES (1, 11), (3, 13), (5, 15), (7, 17)");
+        TableInfo table;
+        try (Connection c = PgTestDatabase.open()) {
+            table = PostgresCatalog.describe(c, schema, "items", "v");
+        }
+        PostgresSplit window =
+                PostgresSplit.fresh("w#1", table, null, null, new CursorWindow("10", "20", false));
+        Output first = new Output();
+        PostgresSplit restored;
+        try (Connection writer = PgTestDatabase.open();
+                Connection begun = PgTestDatabase.open()) {
+            for (Connection app : List.of(writer, begun)) { // not a source's own sessions
+                PgTestDatabase.execIn(app, "SET application_name = 'app'");
+                app.setAutoCommit(false);
+            }
+            PgTestDatabase.execIn(writer, "INSERT INTO " + t + " VALUES (2, 12), (6, 16)");
+            PgTestDatabase.execIn(begun, "SELECT now()");
+            restored = read(window, 2, first);
+            writer.commit();
+            PgTestDatabase.execIn(begun, "INSERT INTO " + t + " VALUES (0, 14), (8, 18)");
+            begun.commit();
+        }
+        assertThat(keys(first)).containsExactly(1L, 3L);
+        Output rest = new Output();
+        assertThat(read(restored, Long.MAX_VALUE, rest)).isNull();
+        assertThat(keys(rest)).containsExactly(5L, 6L, 7L, 8L);
+
+        List<ReadEntry> reads = new ArrayList<>();
+        for (io.skippr.core.record.SourceRecord r : rest.records) {
+            if (r instanceof io.skippr.core.record.ReadPosition p) {
+                io.skippr.core.record.ReadPositions.entries(p.position())
+                        .forEach(line -> reads.add(ReadEntry.parse(line)));
+            }
+        }
+        Output late = new Output();
+        assertThat(read(PostgresSplit.lateCommits("l#1", table, reads), Long.MAX_VALUE, late))
+                .isNull();
+        assertThat(keys(late)).as("rows read late, each once").containsExactly(0L, 2L);
+    }
+
+    private static List<Long> keys(Output output) {
+        return output.rows().stream().map(r -> ((Number) r.values()[0]).longValue()).toList();
+    }
 }
