@@ -351,17 +351,72 @@ class PostgresSplitReaderTest {
         assertThat(read(restored, Long.MAX_VALUE, rest)).isNull();
         assertThat(keys(rest)).containsExactly(5L, 6L, 7L, 8L);
 
+        Output late = new Output();
+        assertThat(
+                        read(
+                                PostgresSplit.lateCommits("l#1", table, positions(rest)),
+                                Long.MAX_VALUE,
+                                late))
+                .isNull();
+        assertThat(keys(late)).as("rows read late, each once").containsExactly(0L, 2L);
+    }
+
+    /**
+     * A late-commit split restored after a transaction it could not see committed: the restored
+     * read takes that transaction's rows after its last key, and its position leaves late only its
+     * rows up to that key.
+     */
+    @Test
+    void aRestoredLateCommitSplitLeavesLateOnlyWhatItsFirstSnapshotCouldNotSee() throws Exception {
+        String t = Sql.table(schema, "items");
+        PgTestDatabase.exec("CREATE TABLE " + t + " (id bigint PRIMARY KEY, v bigint)");
+        TableInfo table;
+        try (Connection c = PgTestDatabase.open()) {
+            table = PostgresCatalog.describe(c, schema, "items", "v");
+        }
+        Output first = new Output();
+        Output rest = new Output();
+        try (Connection early = PgTestDatabase.open();
+                Connection late = PgTestDatabase.open()) {
+            early.setAutoCommit(false);
+            late.setAutoCommit(false);
+            long x = insert(early, "INSERT INTO " + t + " VALUES (1, 11), (3, 13), (5, 15)");
+            long y = insert(late, "INSERT INTO " + t + " VALUES (2, 12), (6, 16)");
+            early.commit();
+            PostgresSplit split =
+                    PostgresSplit.lateCommits(
+                            "l#1", table, List.of(new ReadEntry("20", null, null, List.of(x, y))));
+            PostgresSplit restored = read(split, 2, first);
+            late.commit();
+            assertThat(read(restored, Long.MAX_VALUE, rest)).isNull();
+        }
+        assertThat(keys(first)).containsExactly(1L, 3L);
+        assertThat(keys(rest)).containsExactly(5L, 6L);
+        Output again = new Output();
+        assertThat(read(PostgresSplit.lateCommits("l#2", table, positions(rest)), 99, again))
+                .isNull();
+        assertThat(keys(again)).as("rows read late, each once").containsExactly(2L);
+    }
+
+    /** Inserts in {@code c}'s transaction; returns its id, as {@code xmin} holds it. */
+    private static long insert(Connection c, String sql) throws Exception {
+        try (java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery(sql + " RETURNING xmin::text::int8")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The entries of the positions {@code output} holds. */
+    private static List<ReadEntry> positions(Output output) {
         List<ReadEntry> reads = new ArrayList<>();
-        for (io.skippr.core.record.SourceRecord r : rest.records) {
+        for (io.skippr.core.record.SourceRecord r : output.records) {
             if (r instanceof io.skippr.core.record.ReadPosition p) {
                 io.skippr.core.record.ReadPositions.entries(p.position())
                         .forEach(line -> reads.add(ReadEntry.parse(line)));
             }
         }
-        Output late = new Output();
-        assertThat(read(PostgresSplit.lateCommits("l#1", table, reads), Long.MAX_VALUE, late))
-                .isNull();
-        assertThat(keys(late)).as("rows read late, each once").containsExactly(0L, 2L);
+        return reads;
     }
 
     private static List<Long> keys(Output output) {
