@@ -51,6 +51,8 @@ public final class EmbeddedRunner implements AutoCloseable {
         conf.setString("rest.bind-address", "127.0.0.1");
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.port", request.env().getOrDefault("SKIPPR_UI_PORT", "0"));
+        // the UI shows the run; it does not take jars to run (any local user could upload one)
+        conf.setString("web.submit.enable", "false");
         conf.setString("heartbeat.interval", "1000");
         // no Kerberos or Hadoop tokens to obtain in a local run; looking for them costs ~0.5 s
         conf.setString("security.delegation.tokens.enabled", "false");

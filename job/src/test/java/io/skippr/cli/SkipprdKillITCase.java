@@ -58,6 +58,7 @@ class SkipprdKillITCase {
         ShopFiles.write(in, "c.csv", 6001, 8001, 0);
         Process second = skipprd("second");
         await(() -> new CommitLog(out).committedRows() >= 8000, second, "all three files");
+        assertTheWebUiShowsTheRunButTakesNoJars(Files.readString(dir.resolve("second.err")));
         second.destroy(); // SIGTERM: cancels the job and keeps its checkpoint
         assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
@@ -78,6 +79,49 @@ class SkipprdKillITCase {
             assertThat(rs.getBigDecimal(3))
                     .isEqualByComparingTo(BigDecimal.valueOf(ShopFiles.idSum(1, 8001)));
         }
+    }
+
+    /**
+     * The embedded web UI answers, and its jar upload ("Submit New Job") is off: before, any local
+     * user could upload a jar and run it in skipprd's JVM.
+     */
+    private static void assertTheWebUiShowsTheRunButTakesNoJars(String err) throws Exception {
+        java.util.regex.Matcher ui =
+                java.util.regex.Pattern.compile("Flink web UI: (http://127\\.0\\.0\\.1:\\d+)")
+                        .matcher(err);
+        assertThat(ui.find()).as(err).isTrue();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpResponse.BodyHandler<String> body =
+                java.net.http.HttpResponse.BodyHandlers.ofString();
+        java.net.URI base = java.net.URI.create(ui.group(1));
+        assertThat(
+                        http.send(
+                                        java.net.http.HttpRequest.newBuilder(
+                                                        base.resolve("/jobs/overview"))
+                                                .build(),
+                                        body)
+                                .statusCode())
+                .isEqualTo(200);
+        assertThat(
+                        http.send(
+                                        java.net.http.HttpRequest.newBuilder(base.resolve("/jars"))
+                                                .build(),
+                                        body)
+                                .statusCode())
+                .as("GET /jars")
+                .isEqualTo(404);
+        assertThat(
+                        http.send(
+                                        java.net.http.HttpRequest.newBuilder(
+                                                        base.resolve("/jars/upload"))
+                                                .POST(
+                                                        java.net.http.HttpRequest.BodyPublishers
+                                                                .ofString("not a jar"))
+                                                .build(),
+                                        body)
+                                .statusCode())
+                .as("POST /jars/upload")
+                .isEqualTo(404);
     }
 
     private Process skipprd(String name) throws Exception {
