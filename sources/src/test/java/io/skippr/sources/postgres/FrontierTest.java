@@ -195,6 +195,14 @@ class FrontierTest {
         entries.add(other);
         entries.add(window("40", "50", null, null, 9L)); // 9 still open
         entries.add(window("50", "60", null, null));
+        entries.add( // its band of ids closed by a later late read
+                ReadEntry.chained(
+                                new CursorWindow("60", "70", false),
+                                null,
+                                null,
+                                List.of(),
+                                new XidBand(900, List.of("3/1")))
+                        .toLine());
         entries.add(window("60", "70", null, null));
         String part = window("70", "80", null, null);
         entries.add(progress(part, 33));
@@ -222,6 +230,21 @@ class FrontierTest {
         assertThat(after.rest).isEqualTo(before.rest);
         assertThat(after.gaps).isEqualTo(before.gaps);
         assertThat(PositionCompaction.compact(compacted)).isEqualTo(compacted);
+        String banded =
+                ReadEntry.chained(
+                                new CursorWindow("99", "101", false),
+                                null,
+                                null,
+                                List.of(),
+                                new XidBand(900, List.of("3/1")))
+                        .toLine();
+        assertThat(
+                        ReadPositions.entries(
+                                PositionCompaction.compact(
+                                        ReadPositions.of(
+                                                List.of(window("95", "99", null, null), banded)))))
+                .as("a window whose band is open stays")
+                .containsExactlyInAnyOrder(window("95", "99", null, null), banded);
         assertThat(PositionCompaction.compact(ReadPositions.of(List.of("{\"file\": \"a\"}"))))
                 .as("a position of another source")
                 .isNull();
