@@ -1,7 +1,6 @@
 package io.skippr.sinks.files;
 
 import io.skippr.core.naming.Names;
-import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.ReadPositions;
 import io.skippr.core.record.Row;
@@ -9,14 +8,14 @@ import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SchemaVersions;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.writer.StreamUnit;
+import io.skippr.sinks.writer.StreamUnits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -39,8 +38,7 @@ final class StagingWriter
     private final int attempt;
     private final long epoch;
     private final SchemaVersions schemas = new SchemaVersions();
-    private final Map<String, OpenFile> open = new HashMap<>();
-    private final List<StagedFile> closed = new ArrayList<>();
+    private final StreamUnits<OpenFile, StagedFile> open = new StreamUnits<>(schemas, this::stage);
     private long seq;
 
     /**
@@ -85,27 +83,24 @@ final class StagingWriter
         if (!(record instanceof Row row)) {
             throw new IOException("a file sink receives rows and schemas, not " + record);
         }
-        OpenFile file = open.get(row.stream());
         long now = System.currentTimeMillis();
         String partition = partition(now);
-        if (file == null
-                || file.version != row.schemaVersion()
-                || !file.partition.equals(partition)
-                || (settings.rollMillis() > 0 && now - file.openedAt >= settings.rollMillis())) {
-            if (file != null) {
-                close(file);
-            }
-            file = openFile(schemas.of(row), partition, now);
-            open.put(row.stream(), file);
-        }
+        OpenFile file =
+                open.of(
+                        row,
+                        f ->
+                                !f.partition.equals(partition)
+                                        || (settings.rollMillis() > 0
+                                                && now - f.openedAt >= settings.rollMillis()),
+                        schema -> openFile(schema, partition, now));
         try {
-            file.write(row);
+            file.writer.write(row);
         } catch (IOException e) {
             throw FileSinkException.localFile(file.temp, settings.store(), e);
         }
+        file.count(row);
         if (file.writer.bytesWritten() >= settings.rollBytes()) {
-            close(file);
-            open.remove(row.stream());
+            open.finish(row.stream());
         }
     }
 
@@ -146,44 +141,30 @@ final class StagingWriter
         }
     }
 
-    private void close(OpenFile file) throws IOException {
+    /** Finishes a file and stages it in the store. */
+    private StagedFile stage(OpenFile file) throws IOException {
         try {
             file.writer.close();
         } catch (IOException e) {
             throw FileSinkException.localFile(file.temp, settings.store(), e);
         }
-        String cursorType =
-                file.schema.cursorColumn() == null
-                        ? null
-                        : file.schema
-                                .columns()
-                                .get(file.schema.indexOf(file.schema.cursorColumn()))
-                                .type()
-                                .kind()
-                                .name();
         FileStore.Staged staged = settings.store().stage(file.temp, file.key);
-        closed.add(
-                new StagedFile(
-                        file.schema.stream(),
-                        staged.key(),
-                        staged.token(),
-                        file.rows,
-                        settings.run(),
-                        settings.bounded(),
-                        subtask,
-                        parallelism,
-                        file.maxCursor == null ? null : CursorValues.toText(file.maxCursor),
-                        cursorType));
+        return new StagedFile(
+                file.schema().stream(),
+                staged.key(),
+                staged.token(),
+                file.rows(),
+                settings.run(),
+                settings.bounded(),
+                subtask,
+                parallelism,
+                file.maxCursor(),
+                file.cursorType());
     }
 
     @Override
     public Collection<StagedFile> prepareCommit() throws IOException {
-        for (OpenFile file : open.values()) {
-            close(file);
-        }
-        open.clear();
-        List<StagedFile> out = new ArrayList<>(closed);
-        closed.clear();
+        List<StagedFile> out = open.finishAll();
         if (settings.bounded()) {
             out.add(StagedFile.marker("", settings.run(), subtask, parallelism));
             readPositions.forEach(
@@ -220,24 +201,17 @@ final class StagingWriter
 
     @Override
     public void close() throws IOException {
-        for (OpenFile file : open.values()) {
-            file.writer.close();
-        }
-        open.clear();
+        open.abandon(file -> file.writer.close());
         settings.store().close();
     }
 
-    private static final class OpenFile {
-        final StreamSchema schema;
-        final long version;
+    /** One stream's local file for one schema version (and day), until it rolls. */
+    private static final class OpenFile extends StreamUnit {
         final RowFileWriter writer;
         final Path temp;
         final String key;
         final String partition;
         final long openedAt;
-        final int cursorIndex;
-        long rows;
-        Object maxCursor;
 
         OpenFile(
                 StreamSchema schema,
@@ -246,23 +220,12 @@ final class StagingWriter
                 String key,
                 String partition,
                 long openedAt) {
-            this.schema = schema;
+            super(schema);
             this.partition = partition;
             this.openedAt = openedAt;
-            this.version = schema.version();
             this.writer = writer;
             this.temp = temp;
             this.key = key;
-            this.cursorIndex =
-                    schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
-        }
-
-        void write(Row row) throws IOException {
-            writer.write(row);
-            rows++;
-            if (cursorIndex >= 0 && cursorIndex < row.values().length) {
-                maxCursor = CursorValues.max(maxCursor, row.value(cursorIndex));
-            }
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.skippr.sinks.iceberg;
 
 import io.skippr.core.naming.Names;
-import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.ReadPositions;
 import io.skippr.core.record.Row;
@@ -9,6 +8,8 @@ import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SchemaVersions;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.writer.StreamUnit;
+import io.skippr.sinks.writer.StreamUnits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
@@ -16,7 +17,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -53,8 +53,8 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     private final IcebergTables tables;
     private final SchemaVersions schemas = new SchemaVersions();
     private final Map<String, Table> tableOf = new HashMap<>();
-    private final Map<String, OpenFiles> open = new LinkedHashMap<>();
-    private final List<IcebergWriteResult> closed = new ArrayList<>();
+    private final StreamUnits<OpenFiles, IcebergWriteResult> open =
+            new StreamUnits<>(schemas, this::finish);
 
     /**
      * Per stream, the read positions of the input since the last commit: a bounded run's, for its
@@ -98,15 +98,7 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
         if (!(record instanceof Row row)) {
             throw new IOException("an Iceberg sink receives rows and schemas, not " + record);
         }
-        OpenFiles files = open.get(row.stream());
-        if (files == null || files.version != row.schemaVersion()) {
-            if (files != null) {
-                close(files);
-            }
-            files = openFiles(schemas.of(row));
-            open.put(row.stream(), files);
-        }
-        files.write(row);
+        open.of(row, this::openFiles).write(row);
     }
 
     private OpenFiles openFiles(StreamSchema schema) {
@@ -121,42 +113,28 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
         return new OpenFiles(schema, table, writer);
     }
 
-    private void close(OpenFiles files) throws IOException {
+    private IcebergWriteResult finish(OpenFiles files) throws IOException {
         files.writer.close();
         List<String> dataFiles = new ArrayList<>();
         for (DataFile file : files.writer.result().dataFiles()) {
             dataFiles.add(IcebergWriteResult.json(file));
         }
-        StreamSchema schema = files.schema;
-        String cursorType =
-                schema.cursorColumn() == null
-                        ? null
-                        : schema.columns()
-                                .get(schema.indexOf(schema.cursorColumn()))
-                                .type()
-                                .kind()
-                                .name();
-        closed.add(
-                new IcebergWriteResult(
-                        IcebergWriteResult.Kind.FILES,
-                        subtask,
-                        parallelism,
-                        schema.stream(),
-                        IcebergTables.name(schema.stream()),
-                        dataFiles,
-                        files.rows,
-                        files.maxCursor == null ? null : CursorValues.toText(files.maxCursor),
-                        cursorType));
+        String stream = files.schema().stream();
+        return new IcebergWriteResult(
+                IcebergWriteResult.Kind.FILES,
+                subtask,
+                parallelism,
+                stream,
+                IcebergTables.name(stream),
+                dataFiles,
+                files.rows(),
+                files.maxCursor(),
+                files.cursorType());
     }
 
     @Override
     public Collection<IcebergWriteResult> prepareCommit() throws IOException {
-        for (OpenFiles files : open.values()) {
-            close(files);
-        }
-        open.clear();
-        List<IcebergWriteResult> out = new ArrayList<>(closed);
-        closed.clear();
+        List<IcebergWriteResult> out = open.finishAll();
         if (settings.bounded()) {
             out.add(IcebergWriteResult.end(subtask, parallelism));
         }
@@ -172,10 +150,8 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     @Override
     public void close() throws Exception {
         try {
-            for (OpenFiles files : open.values()) {
-                files.writer.close(); // never committed: the files stay outside every snapshot
-            }
-            open.clear();
+            // never committed: the files stay outside every snapshot
+            open.abandon(files -> files.writer.close());
         } finally {
             if (catalog instanceof Closeable closeable) {
                 closeable.close();
@@ -184,22 +160,16 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     }
 
     /** One stream's rolling data files for one schema version. */
-    private static final class OpenFiles {
-        final StreamSchema schema;
-        final long version;
+    private static final class OpenFiles extends StreamUnit {
         final RollingDataWriter<Record> writer;
         final GenericRecord template;
         final int[] positions;
         final Type[] types;
         final int idPosition;
         final int syncedAtPosition;
-        final int cursorIndex;
-        long rows;
-        Object maxCursor;
 
         OpenFiles(StreamSchema schema, Table table, RollingDataWriter<Record> writer) {
-            this.schema = schema;
-            this.version = schema.version();
+            super(schema);
             this.writer = writer;
             Schema tableSchema = table.schema();
             this.template = GenericRecord.create(tableSchema);
@@ -222,8 +192,6 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
             }
             this.idPosition = position.get(IcebergTables.ID);
             this.syncedAtPosition = position.get(IcebergTables.SYNCED_AT);
-            this.cursorIndex =
-                    schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
         }
 
         void write(Row row) {
@@ -235,10 +203,7 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
             record.set(idPosition, row.id());
             record.set(syncedAtPosition, syncedAt(row.syncedAtMicros()));
             writer.write(record);
-            rows++;
-            if (cursorIndex >= 0 && cursorIndex < values.length) {
-                maxCursor = CursorValues.max(maxCursor, values[cursorIndex]);
-            }
+            count(row);
         }
 
         private static Object syncedAt(long micros) {

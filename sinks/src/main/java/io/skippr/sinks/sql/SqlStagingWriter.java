@@ -3,7 +3,6 @@ package io.skippr.sinks.sql;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.core.record.Column;
-import io.skippr.core.record.CursorValues;
 import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.ReadPositions;
 import io.skippr.core.record.Row;
@@ -11,10 +10,11 @@ import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SchemaVersions;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.writer.StreamUnit;
+import io.skippr.sinks.writer.StreamUnits;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -55,8 +55,8 @@ public final class SqlStagingWriter
     private final SchemaVersions schemas = new SchemaVersions();
     private final Map<String, StreamSchema> unannounced = new LinkedHashMap<>();
     private final Set<String> announced = new HashSet<>();
-    private final Map<String, Segment> open = new LinkedHashMap<>();
-    private final List<SqlCommittable> closed = new ArrayList<>();
+    private final StreamUnits<Segment, SqlCommittable> open =
+            new StreamUnits<>(schemas, this::finish);
     private long seq;
 
     /**
@@ -212,19 +212,9 @@ public final class SqlStagingWriter
         if (!(record instanceof Row row)) {
             throw new IOException("a SQL sink receives rows and schemas, not " + record);
         }
-        Segment segment = open.get(row.stream());
-        if (segment == null || segment.version != row.schemaVersion()) {
-            if (segment != null) {
-                close(segment);
-            }
-            segment = openSegment(schemas.of(row));
-            open.put(row.stream(), segment);
-        }
-        loader.write(segment.table, row, segment.rows);
-        segment.rows++;
-        if (segment.cursorIndex >= 0 && segment.cursorIndex < row.values().length) {
-            segment.maxCursor = CursorValues.max(segment.maxCursor, row.value(segment.cursorIndex));
-        }
+        Segment segment = open.of(row, this::openSegment);
+        loader.write(segment.table, row, segment.rows());
+        segment.count(row);
     }
 
     /** A new schema version: checked against the write mode and the target before any row. */
@@ -282,18 +272,10 @@ public final class SqlStagingWriter
         return new Segment(schema, table, seq++);
     }
 
-    private void close(Segment segment) {
-        StreamSchema schema = segment.schema;
-        String cursorType =
-                schema.cursorColumn() == null
-                        ? null
-                        : schema.columns()
-                                .get(schema.indexOf(schema.cursorColumn()))
-                                .type()
-                                .kind()
-                                .name();
+    private SqlCommittable finish(Segment segment) {
+        StreamSchema schema = segment.schema();
         String prepared = loader.preparedAs(segment.table);
-        closed.add(
+        SqlCommittable rows =
                 new SqlCommittable(
                         prepared == null ? SqlCommittable.Kind.ROWS : SqlCommittable.Kind.PREPARED,
                         settings.run(),
@@ -305,22 +287,18 @@ public final class SqlStagingWriter
                         schema.stream(),
                         schema,
                         prepared == null ? segment.table.name() : prepared,
-                        segment.rows,
-                        segment.maxCursor == null ? null : CursorValues.toText(segment.maxCursor),
-                        cursorType));
+                        segment.rows(),
+                        segment.maxCursor(),
+                        segment.cursorType());
         String key = schema.stream() + "\u0000" + schema.version();
         announced.add(key);
         unannounced.remove(key);
+        return rows;
     }
 
     @Override
     public Collection<SqlCommittable> prepareCommit() throws IOException {
-        for (Segment segment : open.values()) {
-            close(segment);
-        }
-        open.clear();
-        List<SqlCommittable> out = new ArrayList<>(closed);
-        closed.clear();
+        List<SqlCommittable> out = open.finishAll();
         for (Map.Entry<String, StreamSchema> e : unannounced.entrySet()) {
             StreamSchema schema = e.getValue();
             out.add(
@@ -391,22 +369,15 @@ public final class SqlStagingWriter
         }
     }
 
-    private static final class Segment {
-        final StreamSchema schema;
-        final long version;
+    /** One stream's staging table for one schema version, until the checkpoint. */
+    private static final class Segment extends StreamUnit {
         final StagingTable table;
         final long seq;
-        final int cursorIndex;
-        long rows;
-        Object maxCursor;
 
         Segment(StreamSchema schema, StagingTable table, long seq) {
-            this.schema = schema;
-            this.version = schema.version();
+            super(schema);
             this.table = table;
             this.seq = seq;
-            this.cursorIndex =
-                    schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
         }
     }
 }

@@ -1,0 +1,55 @@
+package io.skippr.sinks.writer;
+
+import io.skippr.core.record.CursorValues;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.StreamSchema;
+
+/**
+ * One stream's open unit in a sink writer (a file, a staging table, a set of data files): the rows
+ * of one schema version written into it since it opened, counted, with their largest cursor value,
+ * which its committable carries so the committer can record how far the stream got.
+ */
+public abstract class StreamUnit {
+    private final StreamSchema schema;
+    private final int cursorIndex;
+    private long rows;
+    private Object maxCursor;
+
+    protected StreamUnit(StreamSchema schema) {
+        this.schema = schema;
+        this.cursorIndex =
+                schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
+    }
+
+    /** The schema version all of the unit's rows were read under. */
+    public final StreamSchema schema() {
+        return schema;
+    }
+
+    public final long version() {
+        return schema.version();
+    }
+
+    /** The rows written into the unit so far. */
+    public final long rows() {
+        return rows;
+    }
+
+    /** Counts a row once it is written into the unit, keeping its cursor value if the largest. */
+    public final void count(Row row) {
+        rows++;
+        if (cursorIndex >= 0 && cursorIndex < row.values().length) {
+            maxCursor = CursorValues.max(maxCursor, row.value(cursorIndex));
+        }
+    }
+
+    /** The largest cursor value of the unit's rows, as text; null without a cursor or rows. */
+    public final String maxCursor() {
+        return maxCursor == null ? null : CursorValues.toText(maxCursor);
+    }
+
+    /** The kind of the stream's cursor column, by name; null for a stream without a cursor. */
+    public final String cursorType() {
+        return cursorIndex < 0 ? null : schema.columns().get(cursorIndex).type().kind().name();
+    }
+}
