@@ -45,7 +45,8 @@ public interface FileStore extends Serializable, AutoCloseable {
     /**
      * Makes a staged file visible under its key, atomically. Returns false, and changes nothing,
      * when the key already holds it (a replayed commit). Fails with a clear message when neither
-     * the staged data nor the published file exists.
+     * the staged data nor the published file exists. A store that stages a file as a file of its
+     * own, under a temporary name, publishes it through {@link TemporaryNamePublish}.
      */
     boolean publish(Staged staged) throws IOException;
 

@@ -68,48 +68,62 @@ public final class LocalFileStore implements FileStore {
 
     @Override
     public boolean publish(Staged staged) throws IOException {
-        Path temp = Path.of(staged.token());
-        Path target = path(staged.key());
-        if (Files.exists(temp)) {
-            Files.createDirectories(target.getParent());
+        return new Naming().publish(staged, path(staged.key()).toString());
+    }
+
+    /**
+     * Names a staged file by a hard link, created only where no file is: a publish never replaces a
+     * committed file (a rename would, silently). The folder is flushed afterwards, so the link and
+     * the staged name's removal survive a power loss.
+     */
+    private final class Naming extends TemporaryNamePublish {
+        Naming() {
+            super(root);
+        }
+
+        @Override
+        protected boolean isStaged(String temp) {
+            return Files.exists(Path.of(temp));
+        }
+
+        @Override
+        protected boolean nameCreateOnly(String temp, String target) throws IOException {
+            Path file = Path.of(target);
+            Files.createDirectories(file.getParent());
             try {
-                // a hard link is created only where no file is: a publish never replaces a
-                // committed file (a rename would, silently)
-                link(target, temp);
+                link(file, Path.of(temp));
             } catch (FileAlreadyExistsException e) {
-                if (!Files.isSameFile(temp, target)) {
-                    throw new IOException(
-                            "refusing to publish "
-                                    + target
-                                    + ": it already holds a committed file ("
-                                    + Files.size(target)
-                                    + " bytes) that is not the staged file "
-                                    + temp
-                                    + ", and a publish never replaces a committed file. A file"
-                                    + " name was used twice, or something else wrote into the"
-                                    + " sink's folder; the file is left as it is",
-                            e);
-                }
-                // linked before, the staged name not yet removed: a replayed commit
-                Files.delete(temp);
-                force(target.getParent());
                 return false;
             }
-            Files.deleteIfExists(temp); // gone already where the link was a rename
-            force(target.getParent()); // the link and the removal survive a power loss
+            Files.deleteIfExists(Path.of(temp)); // gone already where the link was a rename
             return true;
         }
-        if (Files.exists(target)) {
-            return false;
+
+        @Override
+        protected Occupant occupant(String temp, String target, boolean staged) throws IOException {
+            Path file = Path.of(target);
+            if (!Files.exists(file)) {
+                return Occupant.NOTHING;
+            }
+            return !staged || Files.isSameFile(Path.of(temp), file)
+                    ? Occupant.STAGED_FILE
+                    : Occupant.OTHER_FILE;
         }
-        throw new IOException(
-                "staged file "
-                        + temp
-                        + " is gone and "
-                        + staged.key()
-                        + " was never published in "
-                        + root
-                        + ": the sink's folder was changed while the pipeline ran");
+
+        @Override
+        protected void removeStaged(String temp) throws IOException {
+            Files.deleteIfExists(Path.of(temp));
+        }
+
+        @Override
+        protected void durable(String target) throws IOException {
+            force(Path.of(target).getParent());
+        }
+
+        @Override
+        protected String about(String target) throws IOException {
+            return " (" + Files.size(Path.of(target)) + " bytes)";
+        }
     }
 
     @Override
@@ -137,10 +151,6 @@ public final class LocalFileStore implements FileStore {
     }
 
     /**
-     * Flushes a file, or a folder's entries, to the disk: a commit record or a published file that
-     * a power loss could cut short or lose would break exactly-once silently.
-     */
-    /**
      * Links {@code temp} under {@code target}, failing if a file is there. On a file system without
      * hard links (FAT, some network shares) it renames instead, after looking that no file is
      * there: a file another process writes under the name between the look and the rename would be
@@ -160,6 +170,10 @@ public final class LocalFileStore implements FileStore {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /**
+     * Flushes a file, or a folder's entries, to the disk: a commit record or a published file that
+     * a power loss could cut short or lose would break exactly-once silently.
+     */
     static void force(Path path) throws IOException {
         boolean folder = Files.isDirectory(path);
         try (java.nio.channels.FileChannel channel =

@@ -9,6 +9,7 @@ import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
 import com.google.cloud.storage.StorageOptions;
 import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.TemporaryNamePublish;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -185,12 +186,26 @@ public final class GcsFileStore implements FileStore {
      */
     @Override
     public boolean publish(Staged staged) throws IOException {
-        String temp = staged.token();
-        String target = name(staged.key());
-        Blob source;
-        try {
-            source = storage().get(id(temp));
-            if (source != null) {
+        return new Naming().publish(staged, name(staged.key()));
+    }
+
+    /** The metadata key that names the staged object a published object was copied from. */
+    static final String STAGED_AS = "skippr-staged-as";
+
+    /** Names staged objects by a create-only copy (see {@link #publish}). */
+    private final class Naming extends TemporaryNamePublish {
+        Naming() {
+            super(describe());
+        }
+
+        @Override
+        protected boolean isStaged(String temp) throws IOException {
+            return object(temp) != null;
+        }
+
+        @Override
+        protected boolean nameCreateOnly(String temp, String target) throws IOException {
+            try {
                 storage()
                         .copy(
                                 Storage.CopyRequest.newBuilder()
@@ -202,85 +217,59 @@ public final class GcsFileStore implements FileStore {
                                                 Storage.BlobTargetOption.doesNotExist())
                                         .build())
                         .getResult();
-                storage().delete(id(temp));
-                return true;
-            }
-        } catch (StorageException e) {
-            if (e.getCode() == 412) {
-                return alreadyThere(staged, storage().get(id(temp)));
-            }
-            if (e.getCode() != 404) {
+            } catch (StorageException e) {
+                if (e.getCode() == 412 || e.getCode() == 404) {
+                    // 404: another committer published and deleted it since we looked
+                    return false;
+                }
                 throw failed("copy gs://" + bucket + "/" + temp + " to", target, e);
             }
-            // another committer published and deleted it between our get and copy
+            deleteObject(temp);
+            return true;
         }
-        if (exists(staged.key())) {
-            return alreadyThere(staged, null);
+
+        @Override
+        protected Occupant occupant(String temp, String target, boolean staged) throws IOException {
+            Blob there = object(target);
+            if (there == null) {
+                return Occupant.NOTHING;
+            }
+            String from = there.getMetadata() == null ? null : there.getMetadata().get(STAGED_AS);
+            Blob source = staged ? object(temp) : null;
+            boolean same =
+                    temp.equals(from)
+                            || source != null
+                                    && java.util.Objects.equals(source.getMd5(), there.getMd5())
+                                    && java.util.Objects.equals(source.getSize(), there.getSize());
+            return same ? Occupant.STAGED_FILE : Occupant.OTHER_FILE;
         }
-        throw new IOException(
-                "staged object gs://"
-                        + bucket
-                        + "/"
-                        + temp
-                        + " is gone and "
-                        + staged.key()
-                        + " was never published in "
-                        + describe()
-                        + ": the bucket was changed while the pipeline ran");
+
+        @Override
+        protected void removeStaged(String temp) throws IOException {
+            deleteObject(temp);
+        }
+
+        @Override
+        protected String shown(String target) {
+            return "gs://" + bucket + "/" + target;
+        }
+
+        @Override
+        protected String about(String target) throws IOException {
+            Blob there = object(target);
+            return there == null
+                    ? ""
+                    : " (generation " + there.getGeneration() + ", " + there.getSize() + " bytes)";
+        }
     }
 
-    /** The metadata key that names the staged object a published object was copied from. */
-    static final String STAGED_AS = "skippr-staged-as";
-
-    /**
-     * False when the object under the key is the staged file {@code source} (null once deleted),
-     * deleting what is left of the staged object; else fails, leaving the object intact.
-     */
-    private boolean alreadyThere(Staged staged, Blob source) throws IOException {
-        String temp = staged.token();
-        String target = name(staged.key());
-        Blob there;
+    /** The object named {@code name}; null if there is none. */
+    private Blob object(String name) throws IOException {
         try {
-            there = storage().get(id(target));
+            return storage().get(id(name));
         } catch (StorageException e) {
-            throw failed("read", target, e);
+            throw failed("read", name, e);
         }
-        if (there == null) {
-            throw new IOException(
-                    "gs://"
-                            + bucket
-                            + "/"
-                            + target
-                            + " refused the publish as existing, then was gone: something else"
-                            + " writes under "
-                            + describe());
-        }
-        String from = there.getMetadata() == null ? null : there.getMetadata().get(STAGED_AS);
-        boolean same =
-                temp.equals(from)
-                        || source != null
-                                && java.util.Objects.equals(source.getMd5(), there.getMd5())
-                                && java.util.Objects.equals(source.getSize(), there.getSize());
-        if (same) {
-            if (source != null) {
-                deleteObject(temp);
-            }
-            return false;
-        }
-        throw new IOException(
-                "refusing to publish gs://"
-                        + bucket
-                        + "/"
-                        + target
-                        + ": it already holds a committed object (generation "
-                        + there.getGeneration()
-                        + ", "
-                        + there.getSize()
-                        + " bytes) that is not the staged file "
-                        + temp
-                        + ", and a publish never replaces a committed file. A file name was used"
-                        + " twice, or something else wrote under the sink's prefix; the object is"
-                        + " left as it is");
     }
 
     @Override

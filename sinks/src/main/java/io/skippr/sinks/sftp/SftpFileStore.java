@@ -2,6 +2,7 @@ package io.skippr.sinks.sftp;
 
 import io.skippr.config.Secret;
 import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.TemporaryNamePublish;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -156,85 +157,71 @@ public final class SftpFileStore implements FileStore {
      */
     @Override
     public boolean publish(Staged staged) throws IOException {
-        String temp = staged.token();
-        String target = remote(staged.key());
-        if (isFile(temp)) {
+        return new Naming().publish(staged, remote(staged.key()));
+    }
+
+    /** Names staged files by a link or a create-only rename (see {@link #publish}). */
+    private final class Naming extends TemporaryNamePublish {
+        Naming() {
+            super(describe());
+        }
+
+        @Override
+        protected boolean isStaged(String temp) throws IOException {
+            return isFile(temp);
+        }
+
+        @Override
+        protected boolean nameCreateOnly(String temp, String target) throws IOException {
             mkdirs(parent(target));
-            if (nameCreateOnly(temp, target)) {
-                return true;
-            }
-            if (!isFile(temp)) { // a concurrent replay of this commit named it
-                if (isFile(target)) {
-                    return false;
+            SftpClient sftp = sftp();
+            OpenSshHardLink link = OpenSshHardLink.of(sftp);
+            if (link != null) {
+                boolean linked = false;
+                try {
+                    link.link(temp, target);
+                    linked = true;
+                } catch (SftpException e) {
+                    if (isFile(target)) {
+                        return false; // the server refused the name because a file has it
+                    }
+                    // no hard links on the server's file system (FAT, some shares): rename below
                 }
-                throw gone(staged, temp);
-            }
-            if (sameBytes(temp, target)) {
-                removeIfExists(temp);
-                return false;
-            }
-            throw new IOException(
-                    "refusing to publish "
-                            + target
-                            + " in "
-                            + describe()
-                            + ": it already holds a committed file that is not the staged file "
-                            + temp
-                            + ", and a publish never replaces a committed file. A file name was"
-                            + " used twice, or something else wrote into the sink's folder; the"
-                            + " file is left as it is");
-        }
-        if (isFile(target)) {
-            return false;
-        }
-        throw gone(staged, temp);
-    }
-
-    private IOException gone(Staged staged, String temp) {
-        return new IOException(
-                "staged file "
-                        + temp
-                        + " is gone and "
-                        + staged.key()
-                        + " was never published in "
-                        + describe()
-                        + ": the sink's folder was changed while the pipeline ran");
-    }
-
-    /**
-     * Names {@code temp} {@code target} unless a file is there: true if it did; false, changing
-     * nothing, if {@code target} exists.
-     */
-    private boolean nameCreateOnly(String temp, String target) throws IOException {
-        SftpClient sftp = sftp();
-        OpenSshHardLink link = OpenSshHardLink.of(sftp);
-        if (link != null) {
-            boolean linked = false;
-            try {
-                link.link(temp, target);
-                linked = true;
-            } catch (SftpException e) {
-                if (isFile(target)) {
-                    return false; // the server refused the name because a file has it
+                if (linked) {
+                    removeIfExists(temp);
+                    return true;
                 }
-                // no hard links on the server's file system (FAT, some shares): rename below
             }
-            if (linked) {
-                removeIfExists(temp);
-                return true;
-            }
-        }
-        if (isFile(target)) {
-            return false;
-        }
-        try {
-            sftp.rename(temp, target); // no overwrite flag: create-only (see publish)
-            return true;
-        } catch (SftpException e) {
             if (isFile(target)) {
                 return false;
             }
-            throw failed("rename " + temp + " to " + target, e);
+            try {
+                sftp.rename(temp, target); // no overwrite flag: create-only (see publish)
+                return true;
+            } catch (SftpException e) {
+                if (isFile(target)) {
+                    return false;
+                }
+                throw failed("rename " + temp + " to " + target, e);
+            }
+        }
+
+        @Override
+        protected Occupant occupant(String temp, String target, boolean staged) throws IOException {
+            if (!isFile(target)) {
+                return Occupant.NOTHING;
+            }
+            return !staged || sameBytes(temp, target) ? Occupant.STAGED_FILE : Occupant.OTHER_FILE;
+        }
+
+        @Override
+        protected void removeStaged(String temp) throws IOException {
+            removeIfExists(temp);
+        }
+
+        @Override
+        protected String shown(String target) {
+            return target + " in " + describe();
         }
     }
 
