@@ -27,6 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
 class SkipprdKillITCase {
     @TempDir Path dir;
 
+    /** The skipprd processes started: none outlives the test, also when an assertion fails. */
+    private final List<Process> started = new java.util.ArrayList<>();
+
+    @org.junit.jupiter.api.AfterEach
+    void stopEveryProcess() throws Exception {
+        for (Process p : started) {
+            p.destroyForcibly();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void killMinus9ThenRestartResumesFromTheRetainedCheckpoint() throws Exception {
         Path in = dir.resolve("in");
@@ -125,6 +136,12 @@ class SkipprdKillITCase {
     }
 
     private Process skipprd(String name) throws Exception {
+        Process process = start(name);
+        started.add(process);
+        return process;
+    }
+
+    private Process start(String name) throws Exception {
         return SkipprdProcess.start(
                 dir,
                 name,
