@@ -116,6 +116,15 @@ public record PostgresSplit(
     }
 
     PostgresSplit withId(String id) {
+        return copy(id, null);
+    }
+
+    /** This split finished, having sent {@code position} after its rows (null for none). */
+    PostgresSplit finished(String position) {
+        return copy(splitId, new SplitRead(splitId, table.stream(), position));
+    }
+
+    private PostgresSplit copy(String id, SplitRead withReport) {
         return new PostgresSplit(
                 id,
                 table,
@@ -128,24 +137,7 @@ public record PostgresSplit(
                 xids,
                 band,
                 parts,
-                null);
-    }
-
-    /** This split finished, having sent {@code position} after its rows (null for none). */
-    PostgresSplit finished(String position) {
-        return new PostgresSplit(
-                splitId,
-                table,
-                keyFrom,
-                keyTo,
-                window,
-                lastKey,
-                rowsEmitted,
-                late,
-                xids,
-                band,
-                parts,
-                new SplitRead(splitId, table.stream(), position));
+                withReport);
     }
 
     /** Whether this is a finished split whose report is kept ({@link #report}). */

@@ -135,7 +135,7 @@ record ReadEntry(
             List<Long> xids,
             String after,
             Boolean includeNull) {
-        this(upTo, keyFrom, keyTo, xids, after, includeNull, List.of(), null);
+        this(upTo, keyFrom, keyTo, xids, after, includeNull, (XidBand) null);
     }
 
     ReadEntry(
