@@ -51,6 +51,37 @@ class GeneratedFilesTest {
         }
     }
 
+    /**
+     * {@code docs/exactly-once.md} has one row per data-sink kind, and its guarantee is the one the
+     * catalog declares: the page cannot drift from the catalog (nor from the connector pages, which
+     * the catalog generates).
+     */
+    @Test
+    void theExactlyOncePageStatesEachDataSinksDeclaredGuarantee() throws IOException {
+        String page = Files.readString(Path.of("../docs/exactly-once.md"));
+        List<String> rows =
+                page.lines().filter(l -> l.matches("\\| `[A-Za-z0-9]+` \\|.*")).toList();
+        List<KindSpec> sinks =
+                Catalog.get().all().stream()
+                        .filter(k -> k.role() == io.skippr.config.catalog.Role.DATA_SINK)
+                        .toList();
+        assertThat(rows.stream().map(r -> r.substring(3, r.indexOf('`', 3))))
+                .as("the page's rows, one per data-sink kind")
+                .containsExactlyInAnyOrderElementsOf(sinks.stream().map(KindSpec::name).toList());
+        for (KindSpec sink : sinks) {
+            assertThat(rows)
+                    .as(sink.name() + "'s declared guarantee")
+                    .anyMatch(
+                            r ->
+                                    r.startsWith(
+                                            "| `"
+                                                    + sink.name()
+                                                    + "` | "
+                                                    + sink.guarantee().label()
+                                                    + " |"));
+        }
+    }
+
     @Test
     void updatingAPageKeepsItsHandWrittenText() {
         List<KindSpec> kinds = Generate.pages().get("postgres.md");
