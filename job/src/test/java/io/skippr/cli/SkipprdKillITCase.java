@@ -93,8 +93,8 @@ class SkipprdKillITCase {
     }
 
     /**
-     * The embedded web UI answers, and its jar upload ("Submit New Job") is off: before, any local
-     * user could upload a jar and run it in skipprd's JVM.
+     * The embedded web UI answers, naming the job after the pipeline, and its jar upload ("Submit
+     * New Job") is off: before, any local user could upload a jar and run it in skipprd's JVM.
      */
     private static void assertTheWebUiShowsTheRunButTakesNoJars(String err) throws Exception {
         java.util.regex.Matcher ui =
@@ -105,14 +105,15 @@ class SkipprdKillITCase {
         java.net.http.HttpResponse.BodyHandler<String> body =
                 java.net.http.HttpResponse.BodyHandlers.ofString();
         java.net.URI base = java.net.URI.create(ui.group(1));
-        assertThat(
-                        http.send(
-                                        java.net.http.HttpRequest.newBuilder(
-                                                        base.resolve("/jobs/overview"))
-                                                .build(),
-                                        body)
-                                .statusCode())
-                .isEqualTo(200);
+        java.net.http.HttpResponse<String> overview =
+                http.send(
+                        java.net.http.HttpRequest.newBuilder(base.resolve("/jobs/overview"))
+                                .build(),
+                        body);
+        assertThat(overview.statusCode()).isEqualTo(200);
+        assertThat(overview.body())
+                .as("the job reads as the pipeline in the UI")
+                .contains("\"name\":\"skippr orders\"");
         assertThat(
                         http.send(
                                         java.net.http.HttpRequest.newBuilder(base.resolve("/jars"))
