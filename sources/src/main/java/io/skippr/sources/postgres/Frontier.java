@@ -264,23 +264,17 @@ final class Frontier {
             if (furthest == null) {
                 return List.of(split);
             }
-            ReadEntry unseen =
+            Unseen unseen =
                     progress.stream()
                             .map(p -> p.opening)
                             .reduce(Frontier::eitherOpen)
-                            .orElseThrow();
+                            .orElseThrow()
+                            .unseen();
             if (table.primaryKey().isEmpty()) {
                 return List.of(
-                        split.withProgress(
-                                null,
-                                Long.parseLong(furthest.last.get(0)),
-                                unseen.xids(),
-                                unseen.band(),
-                                unseen.read()));
+                        split.withProgress(null, Long.parseLong(furthest.last.get(0)), unseen));
             }
-            return List.of(
-                    split.withProgress(
-                            furthest.last, 0, unseen.xids(), unseen.band(), unseen.read()));
+            return List.of(split.withProgress(furthest.last, 0, unseen));
         }
 
         private List<PostgresSplit> unreadRanges(TableInfo table, List<ReadEntry> late) {

@@ -36,7 +36,6 @@ final class PostgresRecordEmitter
             announced.put(schema.stream(), version);
         }
         output.collect(element.record());
-        state.advance(
-                element.key(), element.ordinal(), element.xids(), element.band(), element.parts());
+        state.advance(element.key(), element.ordinal(), element.unseen());
     }
 }

@@ -79,19 +79,22 @@ final class PostgresSerde {
         if (split.late() != null) {
             writeStrings(split.late().stream().map(ReadEntry::toLine).toList(), out);
         }
-        out.writeBoolean(split.xids() != null);
-        if (split.xids() != null) {
-            out.writeInt(split.xids().size());
-            for (long xid : split.xids()) {
+        Unseen unseen = split.unseen();
+        out.writeBoolean(unseen != null);
+        if (unseen != null) {
+            out.writeInt(unseen.xids().size());
+            for (long xid : unseen.xids()) {
                 out.writeLong(xid);
             }
         }
-        out.writeBoolean(split.band() != null);
-        if (split.band() != null) {
-            out.writeLong(split.band().from());
-            writeStrings(split.band().running(), out);
+        XidBand band = unseen == null ? null : unseen.band();
+        out.writeBoolean(band != null);
+        if (band != null) {
+            out.writeLong(band.from());
+            writeStrings(band.running(), out);
         }
-        writeStrings(split.parts().stream().map(ReadEntry.Part::toLine).toList(), out);
+        List<ReadEntry.Part> parts = unseen == null ? List.of() : unseen.parts();
+        writeStrings(parts.stream().map(ReadEntry.Part::toLine).toList(), out);
         out.writeBoolean(split.report() != null);
         if (split.report() != null) {
             ValueCodec.writeNullableString(split.report().position(), out);
@@ -141,8 +144,9 @@ final class PostgresSerde {
         if (version >= 3 && in.readBoolean()) {
             report = new SplitRead(id, table.stream(), ValueCodec.readNullableString(in));
         }
+        Unseen unseen = xids == null ? null : new Unseen(xids, band, parts);
         return new PostgresSplit(
-                id, table, keyFrom, keyTo, window, lastKey, rows, late, xids, band, parts, report);
+                id, table, keyFrom, keyTo, window, lastKey, rows, late, unseen, report);
     }
 
     static void writeStrings(List<String> strings, DataOutputView out) throws IOException {

@@ -18,14 +18,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param rowsEmitted rows emitted so far: tables without a key resume by skipping them
  * @param late for a split that reads late commits (rows of transactions an earlier read could not
  *     see, by {@code xmin}) instead of a window: the earlier reads; null for any other split
- * @param xids the transactions in progress in the snapshot the split's reading started in (and,
- *     after a restore, in each later one); null before it started: its position names them all
- * @param band for a window split, the {@link XidBand} its reads leave open; for a late-commit
- *     split, its snapshot's xmax and the transactions running before it ({@link
- *     Snapshot#lateBand}); null for none or before it started
- * @param parts of the rows its reads could not see, those its reads after restores read where they
- *     had committed (rows above the key it resumed after): not late commits ({@link
- *     ReadEntry.Part#above})
+ * @param unseen what its reads could not see; null before it started: its position names it all
  * @param report for a finished split in its reader's state, the report of it the enumerator has not
  *     acknowledged yet ({@link io.skippr.sources.UnacknowledgedReports}); null for a split to read
  */
@@ -38,9 +31,7 @@ public record PostgresSplit(
         List<String> lastKey,
         long rowsEmitted,
         List<ReadEntry> late,
-        List<Long> xids,
-        XidBand band,
-        List<ReadEntry.Part> parts,
+        Unseen unseen,
         SplitRead report)
         implements SourceSplit {
 
@@ -49,8 +40,6 @@ public record PostgresSplit(
         Objects.requireNonNull(table, "table");
         lastKey = lastKey == null ? null : List.copyOf(lastKey);
         late = late == null ? null : List.copyOf(late);
-        xids = xids == null ? null : List.copyOf(xids);
-        parts = parts == null ? List.of() : List.copyOf(parts);
     }
 
     /** A split to read. */
@@ -73,9 +62,7 @@ public record PostgresSplit(
                 lastKey,
                 rowsEmitted,
                 late,
-                xids,
-                null,
-                List.of(),
+                xids == null ? null : Unseen.of(xids),
                 null);
     }
 
@@ -90,29 +77,10 @@ public record PostgresSplit(
         return new PostgresSplit(splitId, table, null, null, null, null, 0, reads, null);
     }
 
-    /**
-     * This split with reading progress, and the transactions its reads could not see ({@code
-     * inBand} too), of which {@code read} parts were read.
-     */
-    PostgresSplit withProgress(
-            List<String> key,
-            long rows,
-            List<Long> inProgress,
-            XidBand inBand,
-            List<ReadEntry.Part> read) {
+    /** This split with reading progress, and what its reads could not see. */
+    PostgresSplit withProgress(List<String> key, long rows, Unseen inProgress) {
         return new PostgresSplit(
-                splitId,
-                table,
-                keyFrom,
-                keyTo,
-                window,
-                key,
-                rows,
-                late,
-                inProgress,
-                inBand,
-                read,
-                null);
+                splitId, table, keyFrom, keyTo, window, key, rows, late, inProgress, null);
     }
 
     PostgresSplit withId(String id) {
@@ -126,18 +94,7 @@ public record PostgresSplit(
 
     private PostgresSplit copy(String id, SplitRead withReport) {
         return new PostgresSplit(
-                id,
-                table,
-                keyFrom,
-                keyTo,
-                window,
-                lastKey,
-                rowsEmitted,
-                late,
-                xids,
-                band,
-                parts,
-                withReport);
+                id, table, keyFrom, keyTo, window, lastKey, rowsEmitted, late, unseen, withReport);
     }
 
     /** Whether this is a finished split whose report is kept ({@link #report}). */

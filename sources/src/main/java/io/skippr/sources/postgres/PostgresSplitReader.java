@@ -45,9 +45,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private ResultSet rows;
     private RowDecoder decoder;
     private long ordinal;
-    private List<Long> inProgress = List.of();
-    private XidBand band;
-    private List<ReadEntry.Part> parts = List.of();
+    private Unseen unseen = Unseen.of(List.of());
     private boolean firstOfRead;
     private boolean standbyWarned;
 
@@ -88,7 +86,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 ordinal++;
                 ReadRecord record = decoder.decode(rows, ordinal);
                 if (firstOfRead) { // the split's state keeps what this read could not see
-                    record = record.withXids(inProgress, band, parts);
+                    record = record.withUnseen(unseen);
                     firstOfRead = false;
                 }
                 batch.add(id, record);
@@ -129,20 +127,19 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 Snapshot snapshot = Snapshot.take(connection, runningBefore);
                 xmax = snapshot.xmax();
                 XidBand now = split.late() != null ? snapshot.lateBand() : snapshot.windowBand();
-                if (split.xids() != null
+                Unseen earlier = split.unseen();
+                if (earlier != null
                         && (split.lastKey() != null || split.rowsEmitted() > 0)) { // resumed
-                    inProgress = union(split.xids(), snapshot.inProgress());
-                    band = XidBand.either(split.band(), now);
-                    parts = resumed(split, snapshot);
+                    unseen =
+                            new Unseen(
+                                    union(earlier.xids(), snapshot.inProgress()),
+                                    XidBand.either(earlier.band(), now),
+                                    resumed(split.lastKey(), earlier, snapshot));
                 } else {
-                    inProgress = snapshot.inProgress();
-                    band = now;
-                    parts = List.of();
+                    unseen = new Unseen(snapshot.inProgress(), now, List.of());
                 }
             } else {
-                inProgress = List.of();
-                band = null;
-                parts = List.of();
+                unseen = Unseen.of(List.of());
             }
             firstOfRead = true;
             rows = SplitQuery.of(split, xmax).execute(connection, fetchSize);
@@ -170,25 +167,21 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
      * The split's position names them with the earlier ones ({@link #union}), so a late read of
      * them skips these. Unknown for a table without a key (read by row number): read again.
      */
-    private static List<ReadEntry.Part> resumed(PostgresSplit split, Snapshot snapshot) {
-        if (split.lastKey() == null) {
-            return split.parts();
+    private static List<ReadEntry.Part> resumed(
+            List<String> lastKey, Unseen earlier, Snapshot snapshot) {
+        if (lastKey == null) {
+            return earlier.parts();
         }
-        List<Long> committed = new ArrayList<>(split.xids());
+        List<Long> committed = new ArrayList<>(earlier.xids());
         committed.removeAll(snapshot.inProgress());
-        Long from = split.band() == null ? null : split.band().from();
+        Long from = earlier.band() == null ? null : earlier.band().from();
         if (committed.isEmpty() && from == null) {
-            return split.parts();
+            return earlier.parts();
         }
-        List<ReadEntry.Part> all = new ArrayList<>(split.parts());
+        List<ReadEntry.Part> all = new ArrayList<>(earlier.parts());
         all.add(
                 new ReadEntry.Part(
-                        split.lastKey(),
-                        committed,
-                        from,
-                        snapshot.xmax(),
-                        snapshot.inProgress(),
-                        true));
+                        lastKey, committed, from, snapshot.xmax(), snapshot.inProgress(), true));
         return all;
     }
 
@@ -248,23 +241,15 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
         if (!continuous) {
             return null;
         } else if (split.window() != null) {
-            entry =
-                    ReadEntry.chained(
-                                    split.window(),
-                                    split.keyFrom(),
-                                    split.keyTo(),
-                                    inProgress,
-                                    band)
-                            .withRead(parts)
-                            .toLine();
+            entry = windowEntry(split).toLine();
         } else if (split.late() != null) {
             List<ReadEntry> reads = new ArrayList<>();
             for (ReadEntry read : split.late()) {
                 List<ReadEntry.Part> known = new ArrayList<>(read.read());
-                known.addAll(parts);
+                known.addAll(unseen.parts());
                 reads.add(read.withRead(known));
             }
-            entry = ReadEntry.lateOpening(reads, inProgress, band.from());
+            entry = ReadEntry.lateOpening(reads, unseen.xids(), unseen.band().from());
         }
         return entry == null
                 ? null
@@ -280,24 +265,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private ReadPosition position(PostgresSplit split) {
         List<String> entries = new ArrayList<>();
         if (split.window() != null) {
-            entries.add(
-                    (continuous
-                                    ? ReadEntry.chained(
-                                            split.window(),
-                                            split.keyFrom(),
-                                            split.keyTo(),
-                                            inProgress,
-                                            band)
-                                    : new ReadEntry(
-                                            split.window().upTo(),
-                                            split.keyFrom(),
-                                            split.keyTo(),
-                                            inProgress,
-                                            null,
-                                            null,
-                                            band))
-                            .withRead(parts)
-                            .toLine());
+            entries.add(windowEntry(split).toLine());
         }
         if (split.late() != null) {
             for (ReadEntry read : split.late()) {
@@ -305,12 +273,39 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 // a position that also holds the read's first entry (the union a continuous run
                 // commits to) then says it is no longer late; its top stays where the next window
                 // starts
-                entries.add(read.keeping(inProgress, band).withRead(parts).toLine());
+                entries.add(
+                        read.keeping(unseen.xids(), unseen.band())
+                                .withRead(unseen.parts())
+                                .toLine());
             }
         }
         return entries.isEmpty()
                 ? null
                 : new ReadPosition(split.table().stream(), ReadPositions.of(entries));
+    }
+
+    /**
+     * A window split's read as its position names it, with what it could not see: chained to the
+     * window below in a continuous run.
+     */
+    private ReadEntry windowEntry(PostgresSplit split) {
+        ReadEntry entry =
+                continuous
+                        ? ReadEntry.chained(
+                                split.window(),
+                                split.keyFrom(),
+                                split.keyTo(),
+                                unseen.xids(),
+                                unseen.band())
+                        : new ReadEntry(
+                                split.window().upTo(),
+                                split.keyFrom(),
+                                split.keyTo(),
+                                unseen.xids(),
+                                null,
+                                null,
+                                unseen.band());
+        return entry.withRead(unseen.parts());
     }
 
     /** Ends the current split's query and its transaction. */

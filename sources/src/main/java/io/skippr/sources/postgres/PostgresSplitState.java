@@ -10,9 +10,7 @@ final class PostgresSplitState {
     private final long schemaVersion;
     private List<String> lastKey;
     private long rowsEmitted;
-    private List<Long> xids;
-    private XidBand band;
-    private List<ReadEntry.Part> parts;
+    private Unseen unseen;
     private io.skippr.core.record.ReadPosition sent;
 
     PostgresSplitState(PostgresSplit split) {
@@ -21,9 +19,7 @@ final class PostgresSplitState {
         this.schemaVersion = schema.version();
         this.lastKey = split.lastKey();
         this.rowsEmitted = split.rowsEmitted();
-        this.xids = split.xids();
-        this.band = split.band();
-        this.parts = split.parts();
+        this.unseen = split.unseen();
     }
 
     StreamSchema schema() {
@@ -36,23 +32,15 @@ final class PostgresSplitState {
 
     /**
      * Records that the row with {@code key} (null without a key), the n-th, was emitted; {@code
-     * inProgress}, when not null, are the transactions the split's reads could not see, with {@code
-     * inBand}, and {@code read} parts of them read.
+     * notSeen}, when not null, is what the split's reads could not see.
      */
-    void advance(
-            List<String> key,
-            long ordinal,
-            List<Long> inProgress,
-            XidBand inBand,
-            List<ReadEntry.Part> read) {
+    void advance(List<String> key, long ordinal, Unseen notSeen) {
         if (key != null) {
             lastKey = key;
         }
         rowsEmitted = ordinal;
-        if (inProgress != null) {
-            xids = inProgress;
-            band = inBand;
-            parts = read;
+        if (notSeen != null) {
+            unseen = notSeen;
         }
     }
 
@@ -67,6 +55,6 @@ final class PostgresSplitState {
     }
 
     PostgresSplit toSplit() {
-        return split.withProgress(lastKey, rowsEmitted, xids, band, parts);
+        return split.withProgress(lastKey, rowsEmitted, unseen);
     }
 }

@@ -161,6 +161,11 @@ record ReadEntry(
                 window.upTo(), keyFrom, keyTo, xids, window.after(), window.includeNull(), band);
     }
 
+    /** What this read could not see, for a split that reads on from it. */
+    Unseen unseen() {
+        return new Unseen(xids, band, read);
+    }
+
     /** Whether rows of transactions this read could not see may still be late commits. */
     boolean open() {
         return !xids.isEmpty() || band != null;

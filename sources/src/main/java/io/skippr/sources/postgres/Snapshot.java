@@ -64,9 +64,9 @@ record Snapshot(
      * progress, and the other sessions in a transaction.
      */
     static Snapshot now(Connection c) throws SQLException {
-        Snapshot taken = take(c, List.of());
-        return new Snapshot(
-                taken.inProgress, taken.xmax, taken.runningAfter, taken.runningAfter, false);
+        Snapshot seen = seen(c);
+        List<String> running = running(c);
+        return new Snapshot(seen.inProgress, seen.xmax, running, running, false);
     }
 
     /**
@@ -74,8 +74,23 @@ record Snapshot(
      * and what is known around it; {@code runningBefore} was read before, in another transaction.
      */
     static Snapshot take(Connection c, List<String> runningBefore) throws SQLException {
+        Snapshot seen = seen(c);
+        List<String> runningAfter = running(c);
+        boolean idsSince;
+        // age() counts from the next id to be given out, as of its first call in a transaction
+        try (PreparedStatement st = c.prepareStatement("SELECT age(?::text::xid)")) {
+            st.setString(1, Long.toString(ReadEntry.xid(seen.xmax)));
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                idsSince = rs.getLong(1) != 0;
+            }
+        }
+        return new Snapshot(seen.inProgress, seen.xmax, runningBefore, runningAfter, idsSince);
+    }
+
+    /** The transactions in progress in {@code c}'s snapshot and its xmax; nothing else known. */
+    private static Snapshot seen(Connection c) throws SQLException {
         List<Long> inProgress = new ArrayList<>();
-        long xmax;
         try (Statement st = c.createStatement();
                 ResultSet rs =
                         st.executeQuery(
@@ -83,23 +98,13 @@ record Snapshot(
                                         + " txid_snapshot_xip(s)) FROM (SELECT"
                                         + " txid_current_snapshot() AS s) AS q")) {
             rs.next();
-            xmax = rs.getLong(1);
+            long xmax = rs.getLong(1);
             Array xip = rs.getArray(2);
             for (Object x : (Object[]) xip.getArray()) {
                 inProgress.add(ReadEntry.xid(((Number) x).longValue()));
             }
+            return new Snapshot(inProgress, xmax, List.of(), List.of(), false);
         }
-        List<String> runningAfter = running(c);
-        boolean idsSince;
-        // age() counts from the next id to be given out, as of its first call in a transaction
-        try (PreparedStatement st = c.prepareStatement("SELECT age(?::text::xid)")) {
-            st.setString(1, Long.toString(ReadEntry.xid(xmax)));
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                idsSince = rs.getLong(1) != 0;
-            }
-        }
-        return new Snapshot(inProgress, xmax, runningBefore, runningAfter, idsSince);
     }
 
     /**

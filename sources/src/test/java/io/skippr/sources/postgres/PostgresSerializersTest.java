@@ -103,16 +103,17 @@ class PostgresSerializersTest {
                                 .withProgress(
                                         List.of("8"),
                                         3,
-                                        List.of(5L),
-                                        new XidBand(4_000_000_001L, List.of("3/17")),
-                                        List.of(
-                                                new ReadEntry.Part(
-                                                        List.of("3"),
-                                                        List.of(5L),
-                                                        4_000_000_001L,
-                                                        4_000_000_009L,
-                                                        List.of(4_000_000_004L),
-                                                        true)))
+                                        new Unseen(
+                                                List.of(5L),
+                                                new XidBand(4_000_000_001L, List.of("3/17")),
+                                                List.of(
+                                                        new ReadEntry.Part(
+                                                                List.of("3"),
+                                                                List.of(5L),
+                                                                4_000_000_001L,
+                                                                4_000_000_009L,
+                                                                List.of(4_000_000_004L),
+                                                                true))))
                                 .finished(new ReadEntry("b", 1L, 9L, List.of(5L)).toLine()));
         PostgresSplitSerializer serializer = PostgresSplitSerializer.INSTANCE;
         for (PostgresSplit split : splits) {
