@@ -15,12 +15,17 @@ final class PgTestDatabase {
     private PgTestDatabase() {}
 
     static PostgresConnectionConfig connection() {
+        return connectionAs(env("SKIPPR_TEST_PG_USER"), env("SKIPPR_TEST_PG_PASSWORD"));
+    }
+
+    /** The test database, logged in as {@code user}. */
+    static PostgresConnectionConfig connectionAs(String user, String password) {
         return new PostgresConnectionConfig(
                 env("SKIPPR_TEST_PG_HOST"),
                 Integer.parseInt(env("SKIPPR_TEST_PG_PORT")),
                 env("SKIPPR_TEST_PG_DATABASE"),
-                env("SKIPPR_TEST_PG_USER"),
-                env("SKIPPR_TEST_PG_PASSWORD"),
+                user,
+                password,
                 "disable");
     }
 

@@ -270,27 +270,12 @@ class PostgresSplitReaderTest {
     @Test
     void aWindowSplitsOpeningNamesTheTransactionsItsSnapshotSawInProgress() throws Exception {
         String t = Sql.table(schema, "items");
-        PgTestDatabase.exec(
-                "CREATE TABLE " + t + " (id bigint PRIMARY KEY, v bigint)",
-                "INSERT INTO " + t + " VALUES (1, 11)");
-        TableInfo table;
-        try (Connection c = PgTestDatabase.open()) {
-            table = PostgresCatalog.describe(c, schema, "items", "v");
-        }
+        TableInfo table = items("(1, 11)");
         try (Connection writer = PgTestDatabase.open();
                 PostgresSplitReader reader =
                         new PostgresSplitReader(PgTestDatabase.connection(), 7, true)) {
             writer.setAutoCommit(false);
-            long xid;
-            try (java.sql.Statement st = writer.createStatement();
-                    java.sql.ResultSet rs =
-                            st.executeQuery(
-                                    "INSERT INTO "
-                                            + t
-                                            + " VALUES (2, 12) RETURNING xmin::text::int8")) {
-                rs.next();
-                xid = rs.getLong(1);
-            }
+            long xid = insert(writer, "INSERT INTO " + t + " VALUES (2, 12)");
             PgTestDatabase.exec("SELECT txid_current()"); // a later transaction ends: xid in xip
             reader.handleSplitsChanges(
                     new SplitsAddition<>(
@@ -322,13 +307,7 @@ class PostgresSplitReaderTest {
     @Test
     void aRestoredWindowSplitLeavesLateOnlyWhatItsFirstSnapshotCouldNotSee() throws Exception {
         String t = Sql.table(schema, "items");
-        PgTestDatabase.exec(
-                "CREATE TABLE " + t + " (id bigint PRIMARY KEY, v bigint)",
-                "INSERT INTO " + t + " VALUES (1, 11), (3, 13), (5, 15), (7, 17)");
-        TableInfo table;
-        try (Connection c = PgTestDatabase.open()) {
-            table = PostgresCatalog.describe(c, schema, "items", "v");
-        }
+        TableInfo table = items("(1, 11), (3, 13), (5, 15), (7, 17)");
         PostgresSplit window =
                 PostgresSplit.fresh("w#1", table, null, null, new CursorWindow("10", "20", false));
         Output first = new Output();
@@ -369,11 +348,7 @@ class PostgresSplitReaderTest {
     @Test
     void aRestoredLateCommitSplitLeavesLateOnlyWhatItsFirstSnapshotCouldNotSee() throws Exception {
         String t = Sql.table(schema, "items");
-        PgTestDatabase.exec("CREATE TABLE " + t + " (id bigint PRIMARY KEY, v bigint)");
-        TableInfo table;
-        try (Connection c = PgTestDatabase.open()) {
-            table = PostgresCatalog.describe(c, schema, "items", "v");
-        }
+        TableInfo table = items();
         Output first = new Output();
         Output rest = new Output();
         try (Connection early = PgTestDatabase.open();
@@ -396,6 +371,64 @@ class PostgresSplitReaderTest {
         assertThat(read(PostgresSplit.lateCommits("l#2", table, positions(rest)), 99, again))
                 .isNull();
         assertThat(keys(again)).as("rows read late, each once").containsExactly(2L);
+    }
+
+    /**
+     * The sessions a read's band waits for come from {@code pg_locks} and {@code pg_stat_activity},
+     * which a role without privileges reads too (as the PostgreSQL page says): a session of another
+     * application in a transaction is listed, a source's own session ({@code skippr-read}, which
+     * only reads) is not.
+     */
+    @Test
+    void aRoleWithoutPrivilegesListsOtherSessionsInATransactionButNotASourcesOwn()
+            throws Exception {
+        String role = schema + "_reader";
+        PgTestDatabase.exec("CREATE ROLE " + Sql.quote(role) + " LOGIN PASSWORD 'not-a-secret'");
+        try (Connection app = PgTestDatabase.open();
+                Connection source = PgTestDatabase.open();
+                Connection unprivileged =
+                        PgTestDatabase.connectionAs(role, "not-a-secret").connect()) {
+            PgTestDatabase.execIn(app, "SET application_name = 'app'");
+            app.setAutoCommit(false);
+            source.setAutoCommit(false);
+            String appTransaction = virtualTransaction(app);
+            String sourceTransaction = virtualTransaction(source);
+
+            assertThat(Snapshot.running(unprivileged))
+                    .contains(appTransaction)
+                    .doesNotContain(sourceTransaction);
+            app.rollback();
+            source.rollback();
+        } finally {
+            PgTestDatabase.exec("DROP ROLE " + Sql.quote(role));
+        }
+    }
+
+    /** The virtual transaction id of {@code c}'s transaction, which this begins. */
+    private static String virtualTransaction(Connection c) throws Exception {
+        try (java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery(
+                                "SELECT virtualxid FROM pg_locks WHERE locktype = 'virtualxid'"
+                                        + " AND pid = pg_backend_pid()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * A table {@code items (id bigint PRIMARY KEY, v bigint)} holding {@code values} (SQL VALUES
+     * text; none when empty), as the catalog describes it with cursor column {@code v}.
+     */
+    private TableInfo items(String... values) throws Exception {
+        String t = Sql.table(schema, "items");
+        PgTestDatabase.exec("CREATE TABLE " + t + " (id bigint PRIMARY KEY, v bigint)");
+        for (String v : values) {
+            PgTestDatabase.exec("INSERT INTO " + t + " VALUES " + v);
+        }
+        try (Connection c = PgTestDatabase.open()) {
+            return PostgresCatalog.describe(c, schema, "items", "v");
+        }
     }
 
     /** Inserts in {@code c}'s transaction; returns its id, as {@code xmin} holds it. */
