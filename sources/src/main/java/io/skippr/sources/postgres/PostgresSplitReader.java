@@ -124,7 +124,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             Long xmax = null;
             if (split.window() != null || split.late() != null) {
                 List<String> runningBefore = completeOne(connection);
-                Snapshot snapshot = Snapshot.take(connection, runningBefore);
+                Snapshot snapshot = Snapshot.take(connection, runningBefore, split.table());
                 xmax = snapshot.xmax();
                 XidBand now = split.late() != null ? snapshot.lateBand() : snapshot.windowBand();
                 Unseen earlier = split.unseen();

@@ -1,6 +1,5 @@
 package io.skippr.sources.postgres;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +12,8 @@ import java.util.List;
  * What a split's read knows of the snapshot it reads in, for late commits: the transactions in
  * progress in it, its {@code xmax}, and the other sessions' transactions running around it.
  *
- * @param inProgress the transactions in progress, as the 32-bit ids rows carry in {@code xmin}
+ * @param inProgress the transactions in progress and their savepoints ({@link Seen}), as the 32-bit
+ *     ids rows carry in {@code xmin}
  * @param xmax the snapshot's xmax, 64-bit: every id at or above it is invisible to the read
  * @param runningBefore the virtual transaction ids running just before the snapshot was taken
  * @param runningAfter those running just after
@@ -41,6 +41,9 @@ record Snapshot(
                     + PostgresConnectionConfig.APPLICATION_NAME
                     + "'";
 
+    /** Snapshots taken before the rows of the table tell what committed just after one. */
+    static final int ATTEMPTS = 3;
+
     Snapshot {
         inProgress = List.copyOf(inProgress);
         runningBefore = List.copyOf(runningBefore);
@@ -64,46 +67,43 @@ record Snapshot(
      * progress, and the other sessions in a transaction.
      */
     static Snapshot now(Connection c) throws SQLException {
-        Snapshot seen = seen(c);
+        Seen seen = Seen.of(c); // a savepoint it missed ends a poll's wait early, nothing else
         List<String> running = running(c);
-        return new Snapshot(seen.inProgress, seen.xmax, running, running, false);
+        return new Snapshot(seen.inProgress(), seen.xmax(), running, running, false);
     }
 
     /**
      * Takes the snapshot of {@code c}'s transaction (its first statement does, in repeatable read)
      * and what is known around it; {@code runningBefore} was read before, in another transaction.
+     * When what the snapshot saw in progress cannot be told apart from what committed just after it
+     * ({@link Seen#ambiguousAfter}), the transaction is rolled back and the snapshot taken again;
+     * after {@link #ATTEMPTS} such snapshots, the rows of {@code table} tell ({@link
+     * Seen#resolved}).
      */
-    static Snapshot take(Connection c, List<String> runningBefore) throws SQLException {
-        Snapshot seen = seen(c);
-        List<String> runningAfter = running(c);
-        boolean idsSince;
-        // age() counts from the next id to be given out, as of its first call in a transaction
-        try (PreparedStatement st = c.prepareStatement("SELECT age(?::text::xid)")) {
-            st.setString(1, Long.toString(ReadEntry.xid(seen.xmax)));
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                idsSince = rs.getLong(1) != 0;
+    static Snapshot take(Connection c, List<String> runningBefore, TableInfo table)
+            throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            Seen seen = Seen.of(c);
+            Long ended = seen.endedSince(c);
+            if (ended != null && seen.ambiguousAfter(ended)) {
+                if (attempt < ATTEMPTS) {
+                    c.rollback();
+                    continue;
+                }
+                seen = seen.resolved(c, table, ended);
             }
-        }
-        return new Snapshot(seen.inProgress, seen.xmax, runningBefore, runningAfter, idsSince);
-    }
-
-    /** The transactions in progress in {@code c}'s snapshot and its xmax; nothing else known. */
-    private static Snapshot seen(Connection c) throws SQLException {
-        List<Long> inProgress = new ArrayList<>();
-        try (Statement st = c.createStatement();
-                ResultSet rs =
-                        st.executeQuery(
-                                "SELECT txid_snapshot_xmax(s), ARRAY(SELECT"
-                                        + " txid_snapshot_xip(s)) FROM (SELECT"
-                                        + " txid_current_snapshot() AS s) AS q")) {
-            rs.next();
-            long xmax = rs.getLong(1);
-            Array xip = rs.getArray(2);
-            for (Object x : (Object[]) xip.getArray()) {
-                inProgress.add(ReadEntry.xid(((Number) x).longValue()));
+            List<String> runningAfter = running(c);
+            boolean idsSince;
+            // age() counts from the next id to be given out, as of its first call in a transaction
+            try (PreparedStatement st = c.prepareStatement("SELECT age(?::text::xid)")) {
+                st.setString(1, Long.toString(ReadEntry.xid(seen.xmax())));
+                try (ResultSet rs = st.executeQuery()) {
+                    rs.next();
+                    idsSince = rs.getLong(1) != 0;
+                }
             }
-            return new Snapshot(inProgress, xmax, List.of(), List.of(), false);
+            return new Snapshot(
+                    seen.inProgress(), seen.xmax(), runningBefore, runningAfter, idsSince);
         }
     }
 

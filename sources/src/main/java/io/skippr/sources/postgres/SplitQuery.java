@@ -148,24 +148,20 @@ final class SplitQuery {
         String xmin = "(" + ALIAS + ".xmin::text::int8)";
         List<String> any = new ArrayList<>();
         if (!xids.isEmpty()) {
-            any.add(xmin + " IN (" + placeholders(xids.size()) + ")");
-            params.addAll(xids);
+            any.add(xmin + " = ANY (?::int8[])");
+            params.add(Seen.array(xids));
         }
         if (from != null && to != null && to > from) {
             String band = "((" + xmin + " - ?) & 4294967295) < ?";
             params.add(ReadEntry.xid(from));
             params.add(to - from);
             if (!except.isEmpty()) {
-                band += " AND " + xmin + " NOT IN (" + placeholders(except.size()) + ")";
-                params.addAll(except);
+                band += " AND " + xmin + " <> ALL (?::int8[])";
+                params.add(Seen.array(except));
             }
             any.add("(" + band + ")");
         }
         return any.isEmpty() ? "FALSE" : "(" + String.join(" OR ", any) + ")";
-    }
-
-    private static String placeholders(int n) {
-        return String.join(", ", java.util.Collections.nCopies(n, "?"));
     }
 
     /** {@code "k" > ?} or, for a composite key, {@code ("a", "b") > (?, ?)}, cast from text. */

@@ -69,9 +69,11 @@ final class PgTestDatabase {
     }
 
     /** Runs {@code sql} in {@code c}'s transaction. */
-    static void execIn(Connection c, String sql) throws SQLException {
+    static void execIn(Connection c, String... statements) throws SQLException {
         try (Statement s = c.createStatement()) {
-            s.execute(sql);
+            for (String sql : statements) {
+                s.execute(sql);
+            }
         }
     }
 }

@@ -298,6 +298,58 @@ class PostgresSplitReaderTest {
     }
 
     /**
+     * Rows a transaction in progress wrote inside savepoints (as ORMs' nested transactions and
+     * PL/pgSQL exception blocks do) carry the savepoint's own id in {@code xmin}, which {@code
+     * txid_current_snapshot()} does not list: a savepoint released and one still open are read late
+     * with the transaction's own row, a savepoint rolled back is not. Before, only the row written
+     * outside the savepoints was read late; the two others were lost.
+     */
+    @Test
+    void rowsWrittenInSavepointsOfATransactionInProgressAreReadLate() throws Exception {
+        String t = Sql.table(schema, "items");
+        TableInfo table = items("(1, 11)");
+        Output window = new Output();
+        try (Connection writer = PgTestDatabase.open()) {
+            PgTestDatabase.execIn(writer, "SET application_name = 'app'");
+            writer.setAutoCommit(false);
+            PgTestDatabase.execIn(
+                    writer,
+                    "INSERT INTO " + t + " VALUES (2, 12)",
+                    "SAVEPOINT a",
+                    "INSERT INTO " + t + " VALUES (3, 13)",
+                    "RELEASE SAVEPOINT a",
+                    "SAVEPOINT b",
+                    "INSERT INTO " + t + " VALUES (9, 19)",
+                    "ROLLBACK TO SAVEPOINT b",
+                    "SAVEPOINT c",
+                    "INSERT INTO " + t + " VALUES (4, 14)");
+            PgTestDatabase.exec(
+                    "SELECT txid_current()"); // a later transaction ends: all below xmax
+            assertThat(
+                            read(
+                                    PostgresSplit.fresh(
+                                            "w#1",
+                                            table,
+                                            null,
+                                            null,
+                                            new CursorWindow("10", "20", false)),
+                                    Long.MAX_VALUE,
+                                    window))
+                    .isNull();
+            writer.commit();
+        }
+        assertThat(keys(window)).containsExactly(1L);
+        Output late = new Output();
+        assertThat(
+                        read(
+                                PostgresSplit.lateCommits("l#1", table, positions(window)),
+                                Long.MAX_VALUE,
+                                late))
+                .isNull();
+        assertThat(keys(late)).as("rows read late, each once").containsExactly(2L, 3L, 4L);
+    }
+
+    /**
      * A window split restored after a transaction its first snapshot saw in progress committed: the
      * restored read takes that transaction's rows after its last key, so its position leaves late
      * only its rows up to that key (and the rows of the band of ids given out meanwhile, the same
