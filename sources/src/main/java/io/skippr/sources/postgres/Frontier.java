@@ -150,8 +150,8 @@ final class Frontier {
      * open}), it read the rows up to its last row's key, and so of each read's band, those of the
      * ids from its start below the snapshot's {@code xmax}; with the parts its reads carried (read
      * by earlier such splits), that is what of each read's late commits was read. Unknown (and read
-     * again) for a table without a key, read in an order no key gives, and for an opening of an
-     * earlier version, which does not name its snapshot's transactions.
+     * again) for a table without a key read by an earlier version (by row number), and for an
+     * opening of an earlier version, which does not name its snapshot's transactions.
      */
     private static void lateProgress(
             TableInfo table,
@@ -160,10 +160,10 @@ final class Frontier {
             Long xmax,
             String lastPosition,
             Map<ReadEntry, Set<ReadEntry.Part>> partsRead) {
-        if (table.primaryKey().isEmpty() || open == null) {
+        List<String> last = open == null ? null : RowDecoder.keyOf(table, lastPosition);
+        if (last == null || !resumable(table, last)) {
             return;
         }
-        List<String> last = RowDecoder.keyOf(table, lastPosition);
         for (ReadEntry read : reads) {
             Set<ReadEntry.Part> known =
                     partsRead.computeIfAbsent(read.identity(), k -> new LinkedHashSet<>());
@@ -270,7 +270,7 @@ final class Frontier {
                             .reduce(Frontier::eitherOpen)
                             .orElseThrow()
                             .unseen();
-            if (table.primaryKey().isEmpty()) {
+            if (!resumable(table, furthest.last)) { // by row number, as an earlier version read
                 return List.of(
                         split.withProgress(null, Long.parseLong(furthest.last.get(0)), unseen));
             }
@@ -340,17 +340,17 @@ final class Frontier {
             if (all.size() <= 1) {
                 return all.isEmpty() ? null : all.get(0);
             }
-            if (table.primaryKey().isEmpty()) {
+            if (all.stream().anyMatch(p -> !resumable(table, p.last))) { // an earlier version's
                 return all.stream()
-                        .max(Comparator.comparingLong(p -> Long.parseLong(p.last.get(0))))
+                        .max(Comparator.comparingLong(p -> rowNumber(table, p.last)))
                         .orElseThrow();
             }
-            List<String> key = table.primaryKey();
+            List<String> key = RowOrder.of(table).types();
             StringBuilder sql = new StringBuilder("SELECT i FROM (VALUES ");
             for (int i = 0; i < all.size(); i++) {
                 sql.append(i == 0 ? "(" : ", (").append(i);
-                for (String k : key) {
-                    sql.append(", ?::").append(table.column(k).castType());
+                for (String type : key) {
+                    sql.append(", ?::").append(type);
                 }
                 sql.append(')');
             }
@@ -366,7 +366,7 @@ final class Frontier {
             try (PreparedStatement s = c.prepareStatement(sql.toString())) {
                 int n = 1;
                 for (Progress p : all) {
-                    for (String v : p.last) {
+                    for (String v : p.last.subList(0, key.size())) {
                         s.setString(n++, v);
                     }
                 }
@@ -436,5 +436,18 @@ final class Frontier {
         boolean same(String a, String b) {
             return rank(a) == rank(b);
         }
+    }
+
+    /**
+     * Whether a read of {@code table} can resume after {@code last}, a position's resume key: a key
+     * does, and so does a row address; a row number (an earlier version's, without a key) does not.
+     */
+    static boolean resumable(TableInfo table, List<String> last) {
+        return !RowOrder.of(table).byAddress() || last.size() == 3;
+    }
+
+    /** The row number of an earlier version's position without a key; 0 for any other. */
+    private static long rowNumber(TableInfo table, List<String> last) {
+        return resumable(table, last) ? 0 : Long.parseLong(last.get(0));
     }
 }

@@ -13,9 +13,10 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param keyFrom inclusive lower bound of the integer key; null for none
  * @param keyTo exclusive upper bound of the integer key; null for none
  * @param window the cursor values to read; null without a cursor column
- * @param lastKey the primary key (PostgreSQL text, key order) of the last emitted row: reading
- *     resumes after it; null before the first row and for tables without a key
- * @param rowsEmitted rows emitted so far: tables without a key resume by skipping them
+ * @param lastKey the resume key of the last emitted row ({@link RowOrder}: its primary key as
+ *     PostgreSQL text, or its address): reading resumes after it; null before the first row
+ * @param rowsEmitted rows emitted so far (a split of an earlier version of a table without a key,
+ *     which has no last key, resumes by skipping them)
  * @param late for a split that reads late commits (rows of transactions an earlier read could not
  *     see, by {@code xmin}) instead of a window: the earlier reads; null for any other split
  * @param unseen what its reads could not see; null before it started: its position names it all

@@ -64,7 +64,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             if (current == null) {
                 return batch.build();
             }
-            open(current);
+            current = open(current);
             ReadPosition opening = opening(current);
             if (opening != null) {
                 batch.add(current.splitId(), new ReadRecord(opening, null, ordinal));
@@ -111,7 +111,11 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
         return batch.build();
     }
 
-    private void open(PostgresSplit split) throws IOException {
+    /**
+     * Starts reading {@code split}; returns it as read (from its start when its table was
+     * rewritten).
+     */
+    private PostgresSplit open(PostgresSplit split) throws IOException {
         try {
             if (connection == null || connection.isClosed()) {
                 connection = connectionConfig.connect();
@@ -122,8 +126,10 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             }
             LOG.info("Reading {}", split);
             Long xmax = null;
-            if (split.window() != null || split.late() != null) {
-                List<String> runningBefore = completeOne(connection);
+            boolean late = split.window() != null || split.late() != null;
+            List<String> runningBefore = late ? completeOne(connection) : null;
+            split = unlessRewritten(split);
+            if (late) {
                 Snapshot snapshot = Snapshot.take(connection, runningBefore, split.table());
                 xmax = snapshot.xmax();
                 XidBand now = split.late() != null ? snapshot.lateBand() : snapshot.windowBand();
@@ -145,6 +151,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             rows = SplitQuery.of(split, xmax).execute(connection, fetchSize);
             decoder = new RowDecoder(split.table());
             ordinal = split.rowsEmitted();
+            return split;
         } catch (SQLException e) {
             abandon();
             throw new IOException(
@@ -161,11 +168,57 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     }
 
     /**
+     * {@code split}, or, when it resumes after a row address ({@link RowOrder}) and its table has
+     * been rewritten since (every row then has a new address), the split from its start, with a
+     * warning. The table's lock, held until the split's read ends, keeps it from being rewritten
+     * while it is read. Runs before the split's snapshot is taken.
+     */
+    private PostgresSplit unlessRewritten(PostgresSplit split) throws SQLException {
+        RowOrder order = RowOrder.of(split.table());
+        if (split.lastKey() == null || !order.byAddress()) {
+            return split;
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute("LOCK TABLE " + split.table().qualifiedName() + " IN ACCESS SHARE MODE");
+        }
+        try (java.sql.PreparedStatement st = connection.prepareStatement(RowOrder.rewritten())) {
+            st.setString(1, split.lastKey().get(0));
+            st.setString(2, order.fileNode(split.lastKey()));
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                if (!rs.getBoolean(1)) {
+                    return split;
+                }
+            }
+        }
+        LOG.warn(
+                "{} was rewritten (VACUUM FULL, CLUSTER, TRUNCATE or a column type change) after"
+                        + " split {} read part of it, so its rows have new addresses: the split is"
+                        + " read again from its start, and the {} row(s) it had read may load a"
+                        + " second time",
+                split.table().qualifiedName(),
+                split.splitId(),
+                split.rowsEmitted());
+        return new PostgresSplit(
+                split.splitId(),
+                split.table(),
+                split.keyFrom(),
+                split.keyTo(),
+                split.window(),
+                null,
+                0,
+                split.late(),
+                (Unseen) null,
+                null);
+    }
+
+    /**
      * Of a split restored after reading up to its last key in an earlier snapshot, the parts of
      * what that snapshot could not see that this one reads after the key: the rows of its
      * transactions that committed since, and of the ids given out since while its band was open.
      * The split's position names them with the earlier ones ({@link #union}), so a late read of
-     * them skips these. Unknown for a table without a key (read by row number): read again.
+     * them skips these. A split of an earlier version without a key resumed by row number has no
+     * last key: its parts stay as they were.
      */
     private static List<ReadEntry.Part> resumed(
             List<String> lastKey, Unseen earlier, Snapshot snapshot) {

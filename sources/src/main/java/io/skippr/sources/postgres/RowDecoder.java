@@ -12,10 +12,10 @@ import java.util.List;
 
 /**
  * Turns result-set rows of a {@link SplitQuery} into records with deterministic positions: {@code
- * table|key=value[,...]} (key values as PostgreSQL text) or {@code table|#ordinal} without a key,
- * then {@code |cursor=value} (as {@link CursorValues} text, empty for NULL) when a cursor column is
- * set. In values, {@code \}, {@code ,} and {@code |} are escaped with a backslash, so distinct rows
- * never share a position.
+ * table|key=value[,...]} (key values as PostgreSQL text) or {@code table|#oid(page,item)@filenode}
+ * (the row's address, {@link RowOrder}) without a key, then {@code |cursor=value} (as {@link
+ * CursorValues} text, empty for NULL) when a cursor column is set. In values, {@code \}, {@code ,}
+ * and {@code |} are escaped with a backslash, so distinct rows never share a position.
  */
 final class RowDecoder {
     private final String stream;
@@ -67,10 +67,14 @@ final class RowDecoder {
                 }
             }
         }
-        List<String> key = null;
+        List<String> key;
         StringBuilder position = new StringBuilder(stream).append('|');
         if (keyColumns.isEmpty()) {
-            position.append('#').append(ordinal);
+            key = new ArrayList<>(3);
+            for (int k = 1; k <= 3; k++) {
+                key.add(rs.getString(kinds.length + k));
+            }
+            position.append(RowOrder.addressPosition(key));
         } else {
             key = new ArrayList<>(keyColumns.size());
             for (int k = 0; k < keyColumns.size(); k++) {
@@ -115,8 +119,8 @@ final class RowDecoder {
     }
 
     /**
-     * A row position of {@code table} read back: the key values as PostgreSQL text, in key order,
-     * or, for a table without a key, a one-element list of the row's ordinal.
+     * A row position of {@code table} read back: its resume key ({@link RowOrder}), or, for a table
+     * without a key read by an earlier version, a one-element list of the row's number.
      */
     static List<String> keyOf(TableInfo table, String position) {
         String prefix = table.stream() + "|";
@@ -128,7 +132,9 @@ final class RowDecoder {
         List<String> keys = table.primaryKey();
         if (keys.isEmpty()) {
             int end = position.indexOf('|', at);
-            return List.of(position.substring(at + 1, end < 0 ? position.length() : end));
+            String text = position.substring(at, end < 0 ? position.length() : end);
+            List<String> address = RowOrder.addressOf(text);
+            return address != null ? address : List.of(text.substring(1));
         }
         List<String> values = new ArrayList<>(keys.size());
         for (int k = 0; k < keys.size(); k++) {

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The SELECT that reads a split: every column, then the key columns as text; in key order (all
- * columns for a table without a key), resuming after the split's progress.
+ * The SELECT that reads a split: every column, then a row's resume key as text; in the order of
+ * that key ({@link RowOrder}), resuming after the split's progress.
  */
 final class SplitQuery {
     /** The table's alias: columns are qualified, so no output column name shadows them. */
@@ -36,9 +36,8 @@ final class SplitQuery {
         for (ColumnInfo column : table.columns()) {
             select.add(column(column.name()));
         }
-        for (String key : table.primaryKey()) {
-            select.add(column(key) + "::text");
-        }
+        RowOrder order = RowOrder.of(table);
+        select.addAll(order.select(ALIAS));
         if (!table.primaryKey().isEmpty()) {
             String key = column(table.primaryKey().get(0));
             if (split.keyFrom() != null) {
@@ -49,9 +48,9 @@ final class SplitQuery {
                 where.add(key + " < ?");
                 params.add(split.keyTo());
             }
-            if (split.lastKey() != null) {
-                where.add(afterKey(table, split.lastKey(), params));
-            }
+        }
+        if (split.lastKey() != null) {
+            where.add(order.compare(ALIAS, split.lastKey(), ">", params));
         }
         if (split.late() != null) {
             where.add(lateCommits(table, split.late(), xmax, params));
@@ -78,16 +77,18 @@ final class SplitQuery {
         if (!where.isEmpty()) {
             sql.append(" WHERE ").append(String.join(" AND ", where));
         }
-        List<String> order =
-                table.primaryKey().isEmpty()
-                        ? table.columns().stream().map(c -> c.orderExpression(ALIAS)).toList()
-                        : table.primaryKey().stream().map(SplitQuery::column).toList();
-        if (!order.isEmpty()) {
-            sql.append(" ORDER BY ").append(String.join(", ", order));
-        }
-        if (table.primaryKey().isEmpty() && split.rowsEmitted() > 0) {
-            sql.append(" OFFSET ?");
+        if (order.byAddress() && split.lastKey() == null && split.rowsEmitted() > 0) {
+            // a split checkpointed by an earlier version, which read in the order of all columns
+            // and resumed by the number of rows read
+            sql.append(" ORDER BY ")
+                    .append(
+                            table.columns().stream()
+                                    .map(c -> c.orderExpression(ALIAS))
+                                    .collect(Collectors.joining(", ")))
+                    .append(" OFFSET ?");
             params.add(split.rowsEmitted());
+        } else {
+            sql.append(" ORDER BY ").append(order.orderBy(ALIAS));
         }
         return new SplitQuery(sql.toString(), params);
     }
@@ -130,7 +131,10 @@ final class SplitQuery {
             for (ReadEntry.Part part : read.read()) { // read by a late-commit split cancelled
                 String of =
                         transactions(part.xids(), part.from(), part.to(), part.except(), params);
-                String below = compareKey(table, part.lastKey(), part.above() ? ">" : "<=", params);
+                String below =
+                        RowOrder.of(table)
+                                .compareRead(
+                                        ALIAS, part.lastKey(), part.above() ? ">" : "<=", params);
                 all.add("NOT (" + of + " AND " + below + ")");
             }
             any.add("(" + String.join(" AND ", all) + ")");
@@ -162,41 +166,6 @@ final class SplitQuery {
             any.add("(" + band + ")");
         }
         return any.isEmpty() ? "FALSE" : "(" + String.join(" OR ", any) + ")";
-    }
-
-    /** {@code "k" > ?} or, for a composite key, {@code ("a", "b") > (?, ?)}, cast from text. */
-    private static String afterKey(TableInfo table, List<String> lastKey, List<Object> params) {
-        return compareKey(table, lastKey, ">", params);
-    }
-
-    /** The key compared with {@code lastKey} by {@code op} ({@code "k" op ?}), cast from text. */
-    private static String compareKey(
-            TableInfo table, List<String> lastKey, String op, List<Object> params) {
-        List<String> key = table.primaryKey();
-        if (lastKey.size() != key.size()) {
-            throw new IllegalStateException(
-                    "split state of "
-                            + table.qualifiedName()
-                            + " has a key of "
-                            + lastKey.size()
-                            + " values for a key of "
-                            + key.size()
-                            + " columns");
-        }
-        params.addAll(lastKey);
-        String values =
-                key.stream()
-                        .map(k -> "?::" + table.column(k).castType())
-                        .collect(Collectors.joining(", "));
-        return key.size() == 1
-                ? column(key.get(0)) + " " + op + " " + values
-                : "("
-                        + key.stream().map(SplitQuery::column).collect(Collectors.joining(", "))
-                        + ") "
-                        + op
-                        + " ("
-                        + values
-                        + ")";
     }
 
     private static String column(String name) {

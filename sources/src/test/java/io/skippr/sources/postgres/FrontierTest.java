@@ -403,6 +403,52 @@ class FrontierTest {
     }
 
     /**
+     * The same in a table without a key, read in the order of its rows' addresses: the next run
+     * reads on after the last row's address. Before, a table without a key had no such order and
+     * the next run read rows 1 to 3 again.
+     */
+    @Test
+    void aLateCommitSplitOfATableWithoutKeyCancelledWhileItReadIsReadOnAfterItsLastRow()
+            throws Exception {
+        PgTestDatabase.exec("CREATE TABLE " + Sql.table(schema, "log") + " (id bigint, v bigint)");
+        TableInfo log;
+        try (Connection c = PgTestDatabase.open()) {
+            log = PostgresCatalog.describe(c, schema, "log", "v");
+        }
+        table = log;
+        long seen = insert("log", "(1, 20), (2, 20), (3, 20), (4, 20), (5, 20)");
+        long inProgress = insert("log", "(0, 30), (7, 30)");
+        ReadEntry read =
+                ReadEntry.chained(
+                        new CursorWindow("10", "50", false),
+                        null,
+                        null,
+                        List.of(seen, inProgress),
+                        null);
+        String opening = ReadEntry.lateOpening(List.of(read), List.of(inProgress), 0L);
+        String third;
+        try (Connection c = PgTestDatabase.open();
+                java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery(
+                                "SELECT tableoid::text, ctid::text,"
+                                        + " pg_relation_filenode(tableoid)::text FROM "
+                                        + Sql.table(schema, "log")
+                                        + " WHERE id = 3")) {
+            rs.next();
+            third =
+                    "log|"
+                            + RowOrder.addressPosition(
+                                    List.of(rs.getString(1), rs.getString(2), rs.getString(3)))
+                            + "|v=20";
+        }
+
+        Frontier frontier = of(List.of(read.toLine(), ReadPositions.progress(opening, third)));
+
+        assertThat(keysRead(frontier.late)).containsExactly(4L, 5L, 0L, 7L);
+    }
+
+    /**
      * A late-commit split of reads that an earlier such split read in part, cancelled in its turn:
      * what both read is not read again, though the second read below the first one's last key.
      */
@@ -460,12 +506,17 @@ class FrontierTest {
 
     /** Inserts {@code values} in one transaction; returns its id as its rows' {@code xmin}. */
     private long insert(String values) throws Exception {
+        return insert("items", values);
+    }
+
+    /** Inserts {@code values} into {@code name} in one transaction; returns its id. */
+    private long insert(String name, String values) throws Exception {
         try (Connection c = PgTestDatabase.open();
                 java.sql.Statement st = c.createStatement();
                 java.sql.ResultSet rs =
                         st.executeQuery(
                                 "INSERT INTO "
-                                        + Sql.table(schema, "items")
+                                        + Sql.table(schema, name)
                                         + " VALUES "
                                         + values
                                         + " RETURNING xmin::text::int8")) {
