@@ -39,6 +39,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private final boolean continuous;
 
     private final Deque<PostgresSplit> queue = new ArrayDeque<>();
+    private final java.util.Map<String, Boolean> stored = new java.util.HashMap<>();
 
     private Connection connection;
     private PostgresSplit current;
@@ -125,13 +126,16 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             }
             LOG.info("Reading {}", split);
-            Long xmax = null;
-            boolean late = split.window() != null || split.late() != null;
-            List<String> runningBefore = late ? completeOne(connection) : null;
-            split = unlessRewritten(split);
+            RowOrder order = RowOrder.of(split.table(), stored(split.table()));
+            // rows of a view or a foreign table carry no transaction ids: no late commits there
+            boolean late = order.stored() && (split.window() != null || split.late() != null);
+            Snapshot snapshot = null;
             if (late) {
-                Snapshot snapshot = Snapshot.take(connection, runningBefore, split.table());
-                xmax = snapshot.xmax();
+                List<String> runningBefore = completeOne(connection);
+                snapshot = Snapshot.take(connection, runningBefore, split.table());
+            }
+            split = unlessRewritten(split, order);
+            if (late) {
                 XidBand now = split.late() != null ? snapshot.lateBand() : snapshot.windowBand();
                 Unseen earlier = split.unseen();
                 if (earlier != null
@@ -148,8 +152,10 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 unseen = Unseen.of(List.of());
             }
             firstOfRead = true;
-            rows = SplitQuery.of(split, xmax).execute(connection, fetchSize);
-            decoder = new RowDecoder(split.table());
+            rows =
+                    SplitQuery.of(split, late ? snapshot.xmax() : null, order)
+                            .execute(connection, fetchSize);
+            decoder = new RowDecoder(split.table(), order);
             ordinal = split.rowsEmitted();
             return split;
         } catch (SQLException e) {
@@ -171,10 +177,9 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
      * {@code split}, or, when it resumes after a row address ({@link RowOrder}) and its table has
      * been rewritten since (every row then has a new address), the split from its start, with a
      * warning. The table's lock, held until the split's read ends, keeps it from being rewritten
-     * while it is read. Runs before the split's snapshot is taken.
+     * while it is read; a rewrite committed between the split's snapshot and the lock is seen.
      */
-    private PostgresSplit unlessRewritten(PostgresSplit split) throws SQLException {
-        RowOrder order = RowOrder.of(split.table());
+    private PostgresSplit unlessRewritten(PostgresSplit split, RowOrder order) throws SQLException {
         if (split.lastKey() == null || !order.byAddress()) {
             return split;
         }
@@ -210,6 +215,19 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 split.late(),
                 (Unseen) null,
                 null);
+    }
+
+    /**
+     * Whether {@code table}'s relation stores its rows ({@link RowOrder#of(TableInfo, boolean)}),
+     * asked once per reader; it runs in the split's transaction before its snapshot matters.
+     */
+    private boolean stored(TableInfo table) throws SQLException {
+        Boolean known = stored.get(table.qualifiedName());
+        if (known == null) {
+            known = RowOrder.stored(connection, table);
+            stored.put(table.qualifiedName(), known);
+        }
+        return known;
     }
 
     /**

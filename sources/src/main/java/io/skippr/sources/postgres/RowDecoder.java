@@ -13,9 +13,10 @@ import java.util.List;
 /**
  * Turns result-set rows of a {@link SplitQuery} into records with deterministic positions: {@code
  * table|key=value[,...]} (key values as PostgreSQL text) or {@code table|#oid(page,item)@filenode}
- * (the row's address, {@link RowOrder}) without a key, then {@code |cursor=value} (as {@link
- * CursorValues} text, empty for NULL) when a cursor column is set. In values, {@code \}, {@code ,}
- * and {@code |} are escaped with a backslash, so distinct rows never share a position.
+ * (the row's address, {@link RowOrder}) without a key ({@code table|#n}, the row's number, for a
+ * view or foreign table without one), then {@code |cursor=value} (as {@link CursorValues} text,
+ * empty for NULL) when a cursor column is set. In values, {@code \}, {@code ,} and {@code |} are
+ * escaped with a backslash, so distinct rows never share a position.
  */
 final class RowDecoder {
     private final String stream;
@@ -31,7 +32,10 @@ final class RowDecoder {
      */
     private final int[] keyFromValue;
 
-    RowDecoder(TableInfo table) {
+    private final boolean byAddress;
+
+    RowDecoder(TableInfo table, RowOrder order) {
+        this.byAddress = order.byAddress();
         this.stream = table.stream();
         this.schemaVersion = table.streamSchema().version();
         this.columns = table.columns();
@@ -67,9 +71,11 @@ final class RowDecoder {
                 }
             }
         }
-        List<String> key;
+        List<String> key = null;
         StringBuilder position = new StringBuilder(stream).append('|');
-        if (keyColumns.isEmpty()) {
+        if (keyColumns.isEmpty() && !byAddress) {
+            position.append('#').append(ordinal);
+        } else if (keyColumns.isEmpty()) {
             key = new ArrayList<>(3);
             for (int k = 1; k <= 3; k++) {
                 key.add(rs.getString(kinds.length + k));

@@ -9,7 +9,9 @@ import java.util.stream.Collectors;
  * for a table without one, each row's address: its table's (or partition's) oid and {@code ctid},
  * with the relation file the address is one of. A row keeps its address until it is updated or
  * deleted; a rewrite of the table (VACUUM FULL, CLUSTER, TRUNCATE, a column type change) gives
- * every row a new one in a new file, which the file node tells.
+ * every row a new one in a new file, which the file node tells. A view or a foreign table has no
+ * addresses (nor transaction ids): one without a key is read in the order of all its columns and
+ * resumed by the number of rows read, exact only while its rows do not change.
  *
  * <p>A row's resume key is its key values as PostgreSQL text, in key order; for an address, the
  * oid, the {@code ctid} and the file node.
@@ -21,18 +23,55 @@ final class RowOrder {
     private static final List<String> ADDRESS_TYPES = List.of("oid", "tid");
 
     private final TableInfo table;
+    private final boolean stored;
 
-    private RowOrder(TableInfo table) {
+    private RowOrder(TableInfo table, boolean stored) {
         this.table = table;
+        this.stored = stored;
     }
 
+    /**
+     * @param stored whether the relation stores its rows, with addresses and transaction ids (a
+     *     table, a partitioned table, a materialized view; not a view or a foreign table)
+     */
+    static RowOrder of(TableInfo table, boolean stored) {
+        return new RowOrder(table, stored);
+    }
+
+    /** The order of a relation that stores its rows, as a position with an address tells. */
     static RowOrder of(TableInfo table) {
-        return new RowOrder(table);
+        return of(table, true);
     }
 
-    /** Whether rows are ordered by their address: the table has no key. */
+    /** Whether rows are ordered by their address: a table without a key. */
     boolean byAddress() {
-        return table.primaryKey().isEmpty();
+        return table.primaryKey().isEmpty() && stored;
+    }
+
+    /** Whether rows are ordered by all columns and resumed by number: a view without a key. */
+    boolean byNumber() {
+        return table.primaryKey().isEmpty() && !stored;
+    }
+
+    /** Whether rows carry transaction ids ({@code xmin}), by which late commits are read. */
+    boolean stored() {
+        return stored;
+    }
+
+    /**
+     * Whether the relation of {@code table} stores its rows ({@link #of(TableInfo, boolean)});
+     * false when it is gone.
+     */
+    static boolean stored(java.sql.Connection c, TableInfo table) throws java.sql.SQLException {
+        try (java.sql.PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT relkind IN ('r', 'p', 'm') FROM pg_catalog.pg_class"
+                                + " WHERE oid = to_regclass(?)")) {
+            st.setString(1, table.qualifiedName());
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     /** The expressions a query selects, as text, after the columns: a row's resume key. */

@@ -28,7 +28,7 @@ final class SplitQuery {
      * @param xmax the 64-bit xmax of the snapshot the query runs in, for a late-commit split: its
      *     bands' rows are read up to it; null for any other split
      */
-    static SplitQuery of(PostgresSplit split, Long xmax) {
+    static SplitQuery of(PostgresSplit split, Long xmax, RowOrder order) {
         TableInfo table = split.table();
         List<Object> params = new ArrayList<>();
         List<String> where = new ArrayList<>();
@@ -36,7 +36,6 @@ final class SplitQuery {
         for (ColumnInfo column : table.columns()) {
             select.add(column(column.name()));
         }
-        RowOrder order = RowOrder.of(table);
         select.addAll(order.select(ALIAS));
         if (!table.primaryKey().isEmpty()) {
             String key = column(table.primaryKey().get(0));
@@ -77,17 +76,23 @@ final class SplitQuery {
         if (!where.isEmpty()) {
             sql.append(" WHERE ").append(String.join(" AND ", where));
         }
-        if (order.byAddress() && split.lastKey() == null && split.rowsEmitted() > 0) {
-            // a split checkpointed by an earlier version, which read in the order of all columns
-            // and resumed by the number of rows read
+        boolean byNumber =
+                order.byNumber()
+                        // a split of an earlier version: it read in the order of all columns
+                        || (order.byAddress()
+                                && split.lastKey() == null
+                                && split.rowsEmitted() > 0);
+        if (byNumber && !table.columns().isEmpty()) {
             sql.append(" ORDER BY ")
                     .append(
                             table.columns().stream()
                                     .map(c -> c.orderExpression(ALIAS))
-                                    .collect(Collectors.joining(", ")))
-                    .append(" OFFSET ?");
-            params.add(split.rowsEmitted());
-        } else {
+                                    .collect(Collectors.joining(", ")));
+            if (split.rowsEmitted() > 0) {
+                sql.append(" OFFSET ?");
+                params.add(split.rowsEmitted());
+            }
+        } else if (!byNumber) {
             sql.append(" ORDER BY ").append(order.orderBy(ALIAS));
         }
         return new SplitQuery(sql.toString(), params);

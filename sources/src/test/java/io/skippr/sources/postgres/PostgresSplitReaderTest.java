@@ -244,6 +244,44 @@ class PostgresSplitReaderTest {
         assertThat(messages(rest)).containsExactly("b", "c", "d");
     }
 
+    /**
+     * A view has no row addresses and its rows no transaction ids: without a key it is read in the
+     * order of all its columns and resumed by number, and a window's read of it names no
+     * transactions, even while a writer is in one. Before, the read selected {@code ctid} and late
+     * reads {@code xmin}, which a view does not have, and failed.
+     */
+    @Test
+    void aViewIsReadWithoutRowAddressesOrTransactionIds() throws Exception {
+        String t = Sql.table(schema, "log");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (msg text, v int)",
+                "INSERT INTO " + t + " VALUES ('c', 13), ('a', 11), ('b', 12)",
+                "CREATE VIEW " + Sql.table(schema, "log_view") + " AS SELECT * FROM " + t);
+        TableInfo view;
+        try (Connection c = PgTestDatabase.open()) {
+            view = PostgresCatalog.describe(c, schema, "log_view", "v");
+        }
+        Output first = new Output();
+        Output rest = new Output();
+        try (Connection writer = PgTestDatabase.open()) {
+            PgTestDatabase.execIn(writer, "SET application_name = 'app'");
+            writer.setAutoCommit(false);
+            PgTestDatabase.execIn(writer, "INSERT INTO " + t + " VALUES ('w', 14)");
+            PostgresSplit restored =
+                    read(
+                            PostgresSplit.fresh(
+                                    "w#1", view, null, null, new CursorWindow("10", "20", false)),
+                            2,
+                            first);
+            assertThat(read(restored, Long.MAX_VALUE, rest)).isNull();
+            writer.rollback();
+        }
+        assertThat(messages(first)).containsExactly("a", "b");
+        assertThat(messages(rest)).containsExactly("c");
+        assertThat(rest.rows().get(0).position()).isEqualTo("log_view|#3|v=13");
+        assertThat(positions(rest)).singleElement().satisfies(e -> assertThat(e.open()).isFalse());
+    }
+
     private static List<String> messages(Output output) {
         return output.rows().stream().map(r -> (String) r.values()[0]).toList();
     }
