@@ -5,13 +5,16 @@ import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.ReadPositions;
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
@@ -39,7 +42,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private final boolean continuous;
 
     private final Deque<PostgresSplit> queue = new ArrayDeque<>();
-    private final java.util.Map<String, Boolean> stored = new java.util.HashMap<>();
+    private final Map<String, Boolean> stored = new HashMap<>();
 
     private Connection connection;
     private PostgresSplit current;
@@ -186,7 +189,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
         try (Statement st = connection.createStatement()) {
             st.execute("LOCK TABLE " + split.table().qualifiedName() + " IN ACCESS SHARE MODE");
         }
-        try (java.sql.PreparedStatement st = connection.prepareStatement(RowOrder.rewritten())) {
+        try (PreparedStatement st = connection.prepareStatement(RowOrder.rewritten())) {
             st.setString(1, split.lastKey().get(0));
             st.setString(2, order.fileNode(split.lastKey()));
             try (ResultSet rs = st.executeQuery()) {

@@ -1,5 +1,9 @@
 package io.skippr.sources.postgres;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -62,13 +66,13 @@ final class RowOrder {
      * Whether the relation of {@code table} stores its rows ({@link #of(TableInfo, boolean)});
      * false when it is gone.
      */
-    static boolean stored(java.sql.Connection c, TableInfo table) throws java.sql.SQLException {
-        try (java.sql.PreparedStatement st =
+    static boolean stored(Connection c, TableInfo table) throws SQLException {
+        try (PreparedStatement st =
                 c.prepareStatement(
                         "SELECT relkind IN ('r', 'p', 'm') FROM pg_catalog.pg_class"
                                 + " WHERE oid = to_regclass(?)")) {
             st.setString(1, table.qualifiedName());
-            try (java.sql.ResultSet rs = st.executeQuery()) {
+            try (ResultSet rs = st.executeQuery()) {
                 return rs.next() && rs.getBoolean(1);
             }
         }
