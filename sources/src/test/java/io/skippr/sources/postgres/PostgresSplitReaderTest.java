@@ -82,9 +82,25 @@ class PostgresSplitReaderTest {
     }
 
     private TableInfo describe(String table) throws Exception {
+        return describe(table, null);
+    }
+
+    private TableInfo describe(String table, String cursor) throws Exception {
         try (Connection c = PgTestDatabase.open()) {
-            return PostgresCatalog.describe(c, schema, table, null);
+            return PostgresCatalog.describe(c, schema, table, cursor);
         }
+    }
+
+    /** Reads whole the late-commit split of the reads whose positions {@code read} holds. */
+    private static Output lateRead(TableInfo table, Output read) throws Exception {
+        Output late = new Output();
+        assertThat(
+                        read(
+                                PostgresSplit.lateCommits("l#1", table, positions(read)),
+                                Long.MAX_VALUE,
+                                late))
+                .isNull();
+        return late;
     }
 
     /** Reads the split in pieces, restoring from the checkpointed split after each. */
@@ -189,10 +205,7 @@ class PostgresSplitReaderTest {
                 "INSERT INTO "
                         + t
                         + " VALUES ('a', 11), ('b', 12), ('c', 13), ('d', 14), ('e', 15)");
-        TableInfo table;
-        try (Connection c = PgTestDatabase.open()) {
-            table = PostgresCatalog.describe(c, schema, "log", "v");
-        }
+        TableInfo table = describe("log", "v");
         PostgresSplit window =
                 PostgresSplit.fresh("w#1", table, null, null, new CursorWindow("10", "20", false));
         Output first = new Output();
@@ -211,13 +224,7 @@ class PostgresSplitReaderTest {
         assertThat(read(restored, Long.MAX_VALUE, rest)).isNull();
         assertThat(messages(first)).containsExactly("a", "b");
         assertThat(messages(rest)).containsExactly("c", "e", "w", "f");
-        Output late = new Output();
-        assertThat(
-                        read(
-                                PostgresSplit.lateCommits("l#1", table, positions(rest)),
-                                Long.MAX_VALUE,
-                                late))
-                .isNull();
+        Output late = lateRead(table, rest);
         assertThat(messages(late)).as("read already after the restore").isEmpty();
     }
 
@@ -257,10 +264,7 @@ class PostgresSplitReaderTest {
                 "CREATE TABLE " + t + " (msg text, v int)",
                 "INSERT INTO " + t + " VALUES ('c', 13), ('a', 11), ('b', 12)",
                 "CREATE VIEW " + Sql.table(schema, "log_view") + " AS SELECT * FROM " + t);
-        TableInfo view;
-        try (Connection c = PgTestDatabase.open()) {
-            view = PostgresCatalog.describe(c, schema, "log_view", "v");
-        }
+        TableInfo view = describe("log_view", "v");
         Output first = new Output();
         Output rest = new Output();
         try (Connection writer = PgTestDatabase.open()) {
@@ -450,13 +454,7 @@ class PostgresSplitReaderTest {
             writer.commit();
         }
         assertThat(keys(window)).containsExactly(1L);
-        Output late = new Output();
-        assertThat(
-                        read(
-                                PostgresSplit.lateCommits("l#1", table, positions(window)),
-                                Long.MAX_VALUE,
-                                late))
-                .isNull();
+        Output late = lateRead(table, window);
         assertThat(keys(late)).as("rows read late, each once").containsExactly(2L, 3L, 4L);
     }
 
@@ -493,13 +491,7 @@ class PostgresSplitReaderTest {
         assertThat(read(restored, Long.MAX_VALUE, rest)).isNull();
         assertThat(keys(rest)).containsExactly(5L, 6L, 7L, 8L);
 
-        Output late = new Output();
-        assertThat(
-                        read(
-                                PostgresSplit.lateCommits("l#1", table, positions(rest)),
-                                Long.MAX_VALUE,
-                                late))
-                .isNull();
+        Output late = lateRead(table, rest);
         assertThat(keys(late)).as("rows read late, each once").containsExactly(0L, 2L);
     }
 
