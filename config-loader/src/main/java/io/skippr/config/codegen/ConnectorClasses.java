@@ -82,6 +82,11 @@ public final class ConnectorClasses {
     }
 
     private static String javadoc(Field field) {
+        return describe(field).replace("*/", "*&#47;");
+    }
+
+    /** A field's description, with what is required, its default, its choices, its secrecy. */
+    static String describe(Field field) {
         StringBuilder doc = new StringBuilder(field.description()).append('.');
         if (field.isRequired()) {
             doc.append(" Required.");
@@ -95,6 +100,6 @@ public final class ConnectorClasses {
         if (field.isSecret()) {
             doc.append(" Secret: prefer an EnvRef.");
         }
-        return doc.toString().replace("*/", "*&#47;");
+        return doc.toString();
     }
 }

@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Regenerates what derives from the catalog: the Java builder classes and the generated blocks of
- * {@code docs/connectors/*.md}. Run by {@code scripts/generate}; tests fail when these drift.
+ * Regenerates what derives from the catalog: the Java builder classes, the Python package's
+ * connector classes and the generated blocks of {@code docs/connectors/*.md}. Run by {@code
+ * scripts/generate}; tests fail when these drift.
  */
 public final class Generate {
     private Generate() {}
@@ -35,6 +36,10 @@ public final class Generate {
                     ConnectorClasses.source(kind),
                     StandardCharsets.UTF_8);
         }
+        Path python = root.resolve(PythonConnectors.FILE);
+        Files.createDirectories(python.getParent());
+        Files.writeString(
+                python, PythonConnectors.source(Catalog.get().all()), StandardCharsets.UTF_8);
         Path docs = root.resolve("docs/connectors");
         Files.createDirectories(docs);
         for (Map.Entry<String, List<KindSpec>> page : pages().entrySet()) {

@@ -13,8 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Java builder classes and the docs field tables are what the catalog generates: this fails
- * when someone edits the catalog and forgets {@code scripts/generate}, or edits a generated file.
+ * The Java and Python connector classes and the docs field tables are what the catalog generates:
+ * this fails when someone edits the catalog and forgets {@code scripts/generate}, or edits a
+ * generated file.
  */
 class GeneratedFilesTest {
     private static final String HOW_TO_FIX = "run scripts/generate";
@@ -38,6 +39,15 @@ class GeneratedFilesTest {
                     .containsExactlyInAnyOrderElementsOf(
                             kinds.stream().map(k -> k.className() + ".java").toList());
         }
+    }
+
+    @Test
+    void pythonConnectorClassesMatchTheCatalog() throws IOException {
+        Path file = Path.of("..").resolve(PythonConnectors.FILE);
+        assertThat(file).as(HOW_TO_FIX).exists();
+        assertThat(Files.readString(file))
+                .as(file + " differs from the catalog; " + HOW_TO_FIX)
+                .isEqualTo(PythonConnectors.source(Catalog.get().all()));
     }
 
     @Test
