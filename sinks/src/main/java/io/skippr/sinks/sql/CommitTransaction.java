@@ -82,6 +82,7 @@ public final class CommitTransaction {
         c.setAutoCommit(false);
         try {
             markers.ensure(c);
+            dialect.beginCommit(c, settings.qualified(SqlNames.MARKER_TABLE));
             if (committedBefore(c, sorted)) {
                 dropStaging(c, sorted);
                 c.commit();
@@ -91,6 +92,7 @@ public final class CommitTransaction {
                 c.commit();
                 done = true;
             }
+            settings.database().staging().committed(settings, sorted);
         } catch (SQLException | RuntimeException e) {
             try {
                 c.rollback();
@@ -427,10 +429,9 @@ public final class CommitTransaction {
                                 + " waited for its commit");
             }
             if (committable.kind() == SqlCommittable.Kind.ROWS
-                    && dialect.columns(c, settings.schema(), committable.staging()) == null) {
+                    && !settings.database().staging().load(c, settings, committable)) {
                 throw new SqlSinkException(
-                        "Staging table "
-                                + settings.qualified(committable.staging())
+                        settings.database().staging().describe(settings, committable.staging())
                                 + " with "
                                 + committable.rows()
                                 + " rows of stream "
@@ -622,15 +623,16 @@ public final class CommitTransaction {
         }
         order.add("_skippr_rank");
         order.add(dialect.quote(SqlNames.SEQ));
-        MarkerTable.execute(
-                c,
-                dialect.merge(
+        for (String statement :
+                dialect.mergeStatements(
                         settings.qualified(table),
                         String.join(" UNION ALL ", selects),
                         key,
                         columns,
                         order,
-                        cursor));
+                        cursor)) {
+            MarkerTable.execute(c, statement);
+        }
     }
 
     /**
@@ -646,7 +648,7 @@ public final class CommitTransaction {
             for (StreamSchema schema : schemas) {
                 columns = targets.ensure(c, table, schema, List.of());
             }
-            MarkerTable.execute(c, "TRUNCATE " + settings.qualified(table));
+            MarkerTable.execute(c, dialect.emptyTable(settings.qualified(table)));
             insert(c, table, columns, rows);
             return;
         }

@@ -16,6 +16,11 @@ public interface SqlDatabase extends Serializable {
     /** A new connection in auto-commit mode; a failure names the server, never the password. */
     Connection connect() throws IOException;
 
+    /** Where writers keep rows until the commit: staging tables unless the database says so. */
+    default Staging staging() {
+        return StagingTables.INSTANCE;
+    }
+
     /** The loader that fills staging tables over {@code connection}. */
     StagingLoader loader(Connection connection) throws IOException;
 

@@ -181,6 +181,41 @@ public interface SqlDialect extends Serializable {
             String cursor);
 
     /**
+     * {@link #merge} as the statements to run in order; one unless a database has no single
+     * statement for it (Redshift: delete and insert).
+     */
+    default List<String> mergeStatements(
+            String target,
+            String staged,
+            List<String> key,
+            List<String> columns,
+            List<String> orderBy,
+            String cursor) {
+        return List.of(merge(target, staged, key, columns, orderBy, cursor));
+    }
+
+    /**
+     * A statement that removes every row of {@code qualified} inside the commit's transaction
+     * (Redshift's TRUNCATE commits the transaction it runs in).
+     */
+    default String emptyTable(String qualified) {
+        return "TRUNCATE " + qualified;
+    }
+
+    /**
+     * Run first in every commit's transaction, after the marker table exists: Redshift locks the
+     * marker table, so concurrent commits queue instead of failing serializable isolation.
+     */
+    default void beginCommit(Connection c, String qualifiedMarker) throws SQLException {}
+
+    /** What the schema evolution policy widens, for the message that refuses a change. */
+    default String evolutionPolicy() {
+        return "Skippr adds columns and widens smallint → integer → bigint →"
+                + " numeric, real → double precision, numeric(p,s) to a wider numeric"
+                + " and varchar(n) → text";
+    }
+
+    /**
      * Makes {@code replacement} the table {@code table} within the open transaction, keeping the
      * old table's owner and grants; the old table's rows are gone after commit.
      */

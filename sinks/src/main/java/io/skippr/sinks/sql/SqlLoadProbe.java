@@ -143,9 +143,14 @@ final class SqlLoadProbe implements LoadProbe {
                 throws SQLException, Unjudged {
             boolean savepoints = dialect.savepoints();
             Savepoint savepoint = savepoints ? connection.setSavepoint() : null;
+            SqlCommittable probe = null;
             try {
-                String staging = stage(schema, rows, from, to);
-                apply.apply(connection, table, List.of(committable(schema, staging, to - from)));
+                probe = committable(schema, stage(schema, rows, from, to), to - from);
+                if (!database.staging().load(connection, settings, probe)) {
+                    throw new IOException(
+                            database.staging().describe(settings, probe.staging()) + " is gone");
+                }
+                apply.apply(connection, table, List.of(probe));
                 if (savepoints) {
                     connection.releaseSavepoint(savepoint);
                 } else {
@@ -165,6 +170,10 @@ final class SqlLoadProbe implements LoadProbe {
             } catch (IOException | RuntimeException e) {
                 connection.rollback();
                 throw new Unjudged(e);
+            } finally {
+                if (probe != null) {
+                    database.staging().committed(settings, List.of(probe));
+                }
             }
         }
 

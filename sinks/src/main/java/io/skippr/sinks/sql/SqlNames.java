@@ -36,9 +36,19 @@ public final class SqlNames {
     private static final Set<String> OWN = Set.of(ID, SYNCED_AT, DELETED, SEQ);
 
     private final int maxBytes;
+    private final boolean foldsToLowerCase;
 
     public SqlNames(int maxBytes) {
+        this(maxBytes, false);
+    }
+
+    /**
+     * @param foldsToLowerCase whether the database folds ASCII letters of quoted names to lower
+     *     case (Redshift): column names are then given in lower case, as the catalog will show them
+     */
+    public SqlNames(int maxBytes, boolean foldsToLowerCase) {
         this.maxBytes = maxBytes;
+        this.foldsToLowerCase = foldsToLowerCase;
     }
 
     /** The target table of a stream: lower snake_case ({@link Names#snake}), fitted. */
@@ -52,10 +62,22 @@ public final class SqlNames {
      */
     public String column(String column) {
         String name = column.isEmpty() ? "_" : column;
+        if (foldsToLowerCase) {
+            name = asciiLowerCase(name);
+        }
         if (OWN.contains(name)) {
             name = name + "_source";
         }
         return fit(name);
+    }
+
+    private static String asciiLowerCase(String name) {
+        StringBuilder out = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            out.append(ch >= 'A' && ch <= 'Z' ? (char) (ch + ('a' - 'A')) : ch);
+        }
+        return out.toString();
     }
 
     /** A staging table's name: a hash of everything that identifies its batch. */

@@ -84,7 +84,7 @@ public final class SqlSinks {
                             pipeline, sink, schema, markers.nextRun(c), bounded, mode, database);
             if (bounded) {
                 for (String staging : SqlStagingWriter.stagingTables(settings, c).keySet()) {
-                    MarkerTable.execute(c, "DROP TABLE IF EXISTS " + settings.qualified(staging));
+                    database.staging().discard(c, settings, staging);
                 }
             }
             return settings;

@@ -156,9 +156,9 @@ public final class SqlStagingWriter
 
     /** The staging tables of this pipeline and sink in the target schema, with what they are. */
     static Map<String, StagingMeta> stagingTables(SqlSinkSettings settings, Connection c)
-            throws SQLException {
+            throws SQLException, IOException {
         Map<String, StagingMeta> out = new LinkedHashMap<>();
-        for (SqlDialect.StagingInfo info : settings.dialect().stagingTables(c, settings.schema())) {
+        for (SqlDialect.StagingInfo info : settings.database().staging().list(c, settings)) {
             StagingMeta meta = meta(info.comment());
             if (meta != null
                     && meta.pipeline().equals(settings.pipeline())
@@ -190,8 +190,7 @@ public final class SqlStagingWriter
                                                                         && s.epoch() == m.epoch()
                                                                         && m.seq() >= s.nextSeq());
                 if (unheld) {
-                    MarkerTable.execute(
-                            connection, "DROP TABLE IF EXISTS " + settings.qualified(e.getKey()));
+                    settings.database().staging().discard(connection, settings, e.getKey());
                 }
             }
         } catch (SQLException e) {

@@ -23,7 +23,7 @@ public record StagingTable(
         String comment) {
 
     /** The staging table {@code name} for rows of {@code schema}, typed by {@code dialect}. */
-    static StagingTable of(
+    public static StagingTable of(
             SqlDialect dialect,
             String schemaName,
             String name,
@@ -36,5 +36,19 @@ public record StagingTable(
             types.add(dialect.columnType(column.type()));
         }
         return new StagingTable(schemaName, name, schema, columns, types, comment);
+    }
+
+    /** Its CREATE TABLE: the stream's columns, then Skippr's four (id, synced at, deleted, seq). */
+    public String create(SqlDialect dialect) {
+        List<String> all = new java.util.ArrayList<>(columns);
+        List<String> allTypes = new java.util.ArrayList<>(types);
+        all.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETED, SqlNames.SEQ));
+        allTypes.addAll(
+                List.of(
+                        dialect.idType(),
+                        dialect.syncedAtType(),
+                        dialect.columnType(io.skippr.core.record.DataType.BOOLEAN),
+                        dialect.columnType(io.skippr.core.record.DataType.INT64)));
+        return dialect.createTable(dialect.qualified(schemaName, name), all, allTypes, List.of());
     }
 }

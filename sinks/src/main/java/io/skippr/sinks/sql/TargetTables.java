@@ -127,9 +127,9 @@ public final class TargetTables {
                         + describe(column.type())
                         + " values ("
                         + reason
-                        + "). Skippr adds columns and widens smallint → integer → bigint →"
-                        + " numeric, real → double precision, numeric(p,s) to a wider numeric"
-                        + " and varchar(n) → text; any other change is yours to make: alter the"
+                        + "). "
+                        + dialect.evolutionPolicy()
+                        + "; any other change is yours to make: alter the"
                         + " column (ALTER TABLE "
                         + settings.qualified(table)
                         + " ALTER COLUMN "
