@@ -71,22 +71,32 @@ public final class DataSinkRedshift extends Connector<DataSinkRedshift> {
         return set("schema", value);
     }
 
-    /** S3 bucket for staging files. */
+    /** Connect with TLS. Default: true. */
+    public DataSinkRedshift ssl(boolean value) {
+        return set("ssl", value);
+    }
+
+    /** Connect with TLS. Default: true. From an environment variable. */
+    public DataSinkRedshift ssl(EnvRef value) {
+        return set("ssl", value);
+    }
+
+    /** S3 bucket for staging files. Required. */
     public DataSinkRedshift s3Bucket(String value) {
         return set("s3_bucket", value);
     }
 
-    /** S3 bucket for staging files. From an environment variable. */
+    /** S3 bucket for staging files. Required. From an environment variable. */
     public DataSinkRedshift s3Bucket(EnvRef value) {
         return set("s3_bucket", value);
     }
 
-    /** IAM role ARN that COPY assumes. */
+    /** IAM role ARN that COPY assumes (default: COPY signs with the AWS credentials Skippr stages with). */
     public DataSinkRedshift iamRole(String value) {
         return set("iam_role", value);
     }
 
-    /** IAM role ARN that COPY assumes. From an environment variable. */
+    /** IAM role ARN that COPY assumes (default: COPY signs with the AWS credentials Skippr stages with). From an environment variable. */
     public DataSinkRedshift iamRole(EnvRef value) {
         return set("iam_role", value);
     }
@@ -99,5 +109,25 @@ public final class DataSinkRedshift extends Connector<DataSinkRedshift> {
     /** AWS region (default: from the AWS SDK's region chain). From an environment variable. */
     public DataSinkRedshift region(EnvRef value) {
         return set("region", value);
+    }
+
+    /** Endpoint URL of the staging bucket's store, for Skippr's own S3 requests (default: AWS); COPY reads the s3:// URL from AWS. */
+    public DataSinkRedshift endpoint(String value) {
+        return set("endpoint", value);
+    }
+
+    /** Endpoint URL of the staging bucket's store, for Skippr's own S3 requests (default: AWS); COPY reads the s3:// URL from AWS. From an environment variable. */
+    public DataSinkRedshift endpoint(EnvRef value) {
+        return set("endpoint", value);
+    }
+
+    /** Address the bucket in the path, not the host name. Default: false. */
+    public DataSinkRedshift pathStyleAccess(boolean value) {
+        return set("path_style_access", value);
+    }
+
+    /** Address the bucket in the path, not the host name. Default: false. From an environment variable. */
+    public DataSinkRedshift pathStyleAccess(EnvRef value) {
+        return set("path_style_access", value);
     }
 }

@@ -21,9 +21,22 @@ public final class RedshiftKinds implements KindProvider {
                                 Field.string("database", "Database to connect to").required(),
                                 Field.string("schema", "Schema the tables are created in")
                                         .defaultsTo("public"),
-                                Field.string("s3_bucket", "S3 bucket for staging files"),
-                                Field.string("iam_role", "IAM role ARN that COPY assumes"),
-                                CommonFields.AWS_REGION)
+                                Field.bool("ssl", "Connect with TLS").defaultsTo(true),
+                                Field.string("s3_bucket", "S3 bucket for staging files").required(),
+                                Field.string(
+                                        "iam_role",
+                                        "IAM role ARN that COPY assumes (default: COPY signs with"
+                                                + " the AWS credentials Skippr stages with)"),
+                                CommonFields.AWS_REGION,
+                                Field.string(
+                                        "endpoint",
+                                        "Endpoint URL of the staging bucket's store, for Skippr's"
+                                                + " own S3 requests (default: AWS); COPY reads"
+                                                + " the s3:// URL from AWS"),
+                                Field.bool(
+                                                "path_style_access",
+                                                "Address the bucket in the path, not the host name")
+                                        .defaultsTo(false))
                         .build());
     }
 }

@@ -1,0 +1,64 @@
+package io.skippr.sinks.redshift;
+
+import io.skippr.config.ConfigException;
+import io.skippr.config.Secret;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.s3.S3Connection;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.WriteMode;
+import io.skippr.sinks.staged.S3Stage;
+
+/**
+ * The {@code Redshift} data sink: exactly-once into a Redshift schema, through gzipped CSV staged
+ * on S3 and one transaction per commit that COPYs exactly the staged files, applies the write mode
+ * and records the marker row (see {@code docs/connectors/redshift.md}).
+ */
+public final class RedshiftSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "Redshift";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        S3Connection s3;
+        try {
+            s3 =
+                    S3Connection.of(
+                            s.string("region").orElse(null),
+                            s.string("endpoint").orElse(null),
+                            s.bool("path_style_access"));
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.of(
+                    "skippr.yml",
+                    "data_sinks." + context.entry() + ".Redshift.endpoint: " + e.getMessage());
+        }
+        RedshiftDatabase database =
+                new RedshiftDatabase(
+                        s.requireString("host"),
+                        s.integer("port").orElse(5439L).intValue(),
+                        s.requireString("database"),
+                        s.requireString("user"),
+                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.bool("ssl"),
+                        new S3Stage(s3, s.requireString("s3_bucket")),
+                        new RedshiftCopy(
+                                s.string("iam_role").orElse(null),
+                                s.string("region").orElse(null)));
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database,
+                        context.pipeline(),
+                        context.entry(),
+                        s.string("schema").orElse("public"),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new RedshiftRowCheck(),
+                context);
+    }
+}
