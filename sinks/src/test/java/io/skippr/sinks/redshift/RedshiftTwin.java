@@ -107,6 +107,8 @@ public final class RedshiftTwin implements AutoCloseable {
     private static final Pattern BEGIN =
             Pattern.compile("^\\s*(BEGIN|START\\s+TRANSACTION)\\b", Pattern.CASE_INSENSITIVE);
 
+    private static final Pattern QUOTED = Pattern.compile("\"((?:[^\"]|\"\")*)\"");
+
     private static final Pattern VARBYTE =
             Pattern.compile("\\bvarbyte\\s*\\(\\s*\\d+\\s*\\)", Pattern.CASE_INSENSITIVE);
 
@@ -697,6 +699,12 @@ public final class RedshiftTwin implements AutoCloseable {
         /** Whether {@link #refusal} may refuse {@code sql}, without counting an injection. */
         private boolean mayRefuse(String sql) {
             String bare = withoutLiterals(sql);
+            Matcher quoted = QUOTED.matcher(bare);
+            while (quoted.find()) {
+                if (quoted.group(1).getBytes(StandardCharsets.UTF_8).length > 63) {
+                    return true;
+                }
+            }
             return failures.entrySet().stream()
                             .anyMatch(f -> f.getValue() > 0 && f.getKey().matcher(sql).find())
                     || REFUSED.keySet().stream().anyMatch(p -> p.matcher(bare).find())
@@ -714,6 +722,15 @@ public final class RedshiftTwin implements AutoCloseable {
                 }
             }
             String bare = withoutLiterals(sql);
+            Matcher quoted = QUOTED.matcher(bare);
+            while (quoted.find()) {
+                String name = quoted.group(1).replace("\"\"", "\"");
+                if (name.getBytes(StandardCharsets.UTF_8).length > 63) {
+                    return "the twin's PostgreSQL keeps 63 bytes of a name, Redshift 127: \""
+                            + name
+                            + "\" cannot be stored as it is (Redshift twin)";
+                }
+            }
             for (Map.Entry<Pattern, String> r : REFUSED.entrySet()) {
                 if (r.getKey().matcher(bare).find() && !isCopy(sql)) {
                     return "Redshift does not support " + r.getValue() + " (Redshift twin)";
