@@ -545,9 +545,12 @@ class DataSinkRedshift(Connector):
         password: Password of the user. Secret: prefer an EnvRef.
         database: Database to connect to. Required.
         schema: Schema the tables are created in. Default: public.
-        s3_bucket: S3 bucket for staging files.
-        iam_role: IAM role ARN that COPY assumes.
+        ssl: Connect with TLS. Default: true.
+        s3_bucket: S3 bucket for staging files. Required.
+        iam_role: IAM role ARN that COPY assumes (default: COPY signs with the AWS credentials Skippr stages with).
         region: AWS region (default: from the AWS SDK's region chain).
+        endpoint: Endpoint URL of the staging bucket's store, for Skippr's own S3 requests (default: AWS); COPY reads the s3:// URL from AWS.
+        path_style_access: Address the bucket in the path, not the host name. Default: false.
     """
 
     _role = "data_sink"
@@ -562,9 +565,12 @@ class DataSinkRedshift(Connector):
         password: Optional[Union[str, EnvRef]] = None,
         database: Optional[Union[str, EnvRef]] = None,
         schema: Optional[Union[str, EnvRef]] = None,
+        ssl: Optional[Union[bool, EnvRef]] = None,
         s3_bucket: Optional[Union[str, EnvRef]] = None,
         iam_role: Optional[Union[str, EnvRef]] = None,
         region: Optional[Union[str, EnvRef]] = None,
+        endpoint: Optional[Union[str, EnvRef]] = None,
+        path_style_access: Optional[Union[bool, EnvRef]] = None,
     ) -> None:
         super().__init__(
             ("host", host),
@@ -573,9 +579,12 @@ class DataSinkRedshift(Connector):
             ("password", password),
             ("database", database),
             ("schema", schema),
+            ("ssl", ssl),
             ("s3_bucket", s3_bucket),
             ("iam_role", iam_role),
             ("region", region),
+            ("endpoint", endpoint),
+            ("path_style_access", path_style_access),
         )
 
 
