@@ -48,9 +48,7 @@ public final class EmbeddedRunner implements AutoCloseable {
         this.request = request;
         this.conf = FlinkSettings.forPipeline(request.stateDir(), request.env());
         this.trouble = new JobTrouble(request.stateDir());
-        conf.setString("rest.bind-address", "127.0.0.1");
-        conf.setString("rest.address", "127.0.0.1");
-        conf.setString("rest.port", request.env().getOrDefault("SKIPPR_UI_PORT", "0"));
+        FlinkSettings.webUi(conf, request.env());
         // the UI shows the run; it does not take jars to run (any local user could upload one)
         conf.setString("web.submit.enable", "false");
         conf.setString("heartbeat.interval", "1000");

@@ -16,6 +16,9 @@ import org.yaml.snakeyaml.Yaml;
  */
 public final class FlinkSettings {
     public static final String ENV_VAR = "SKIPPR_FLINK_CONF_DIR";
+    static final String UI_ADDRESS = "SKIPPR_UI_ADDRESS";
+    static final String UI_PORT = "SKIPPR_UI_PORT";
+    private static final String LOOPBACK = "127.0.0.1";
 
     private FlinkSettings() {}
 
@@ -27,6 +30,20 @@ public final class FlinkSettings {
                 "execution.checkpointing.savepoint-dir",
                 stateDir.resolve("savepoints").toUri().toString());
         return conf;
+    }
+
+    /**
+     * Where the embedded runner's web UI listens: {@code $SKIPPR_UI_ADDRESS}, else the Flink
+     * configuration's {@code rest.bind-address}, else 127.0.0.1; on {@code $SKIPPR_UI_PORT}, else
+     * its {@code rest.port}, else a free port. Clients reach it on 127.0.0.1 unless the address is
+     * another one of this host's.
+     */
+    static void webUi(Configuration conf, Map<String, String> env) {
+        String bind = env.getOrDefault(UI_ADDRESS, conf.getString("rest.bind-address", LOOPBACK));
+        conf.setString("rest.bind-address", bind);
+        conf.setString(
+                "rest.address", bind.equals("0.0.0.0") || bind.equals("::") ? LOOPBACK : bind);
+        conf.setString("rest.port", env.getOrDefault(UI_PORT, conf.getString("rest.port", "0")));
     }
 
     private static Map<String, Object> load(Map<String, String> env) {
