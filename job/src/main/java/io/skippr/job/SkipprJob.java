@@ -7,6 +7,8 @@ import io.skippr.config.ConfiguredPipeline;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,9 @@ public final class SkipprJob {
         ConfiguredPipeline pipeline = Config.load(file).getPipeline(arguments.pipeline);
         Path stateDir = StateDirs.of(file, arguments.pipeline, env);
         StreamExecutionEnvironment flink = StreamExecutionEnvironment.getExecutionEnvironment();
+        if (!arguments.once) {
+            checkpointsOf(flink, arguments.pipeline);
+        }
         PipelineGraph.Built built =
                 PipelineGraph.build(
                         flink, new PipelineGraph.Request(pipeline, arguments.once, env, stateDir));
@@ -55,6 +60,24 @@ public final class SkipprJob {
             var counters = Progress.byStream(result.getAllAccumulatorResults());
             LOG.info("{}: {}", COMPLETE, Summary.line(counters));
         }
+    }
+
+    /**
+     * A continuous job keeps its checkpoints in a folder of its pipeline's, {@code
+     * <execution.checkpointing.dir>/<pipeline>/<job id>/chk-N}, so that the newest one of a
+     * pipeline can be found to resume from ({@code scripts/flink resume --pipeline P}).
+     */
+    static void checkpointsOf(StreamExecutionEnvironment flink, String pipeline) {
+        flink.getConfiguration()
+                .getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                .ifPresent(
+                        dir -> {
+                            Configuration conf = new Configuration();
+                            conf.set(
+                                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                                    dir.replaceAll("/+$", "") + "/" + pipeline);
+                            flink.configure(conf);
+                        });
     }
 
     /** The job's arguments; a mistake is a {@link ConfigException} naming it. */

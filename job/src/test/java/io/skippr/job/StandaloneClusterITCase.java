@@ -150,6 +150,135 @@ class StandaloneClusterITCase {
         }
     }
 
+    /**
+     * A continuous job cancelled (its checkpoints retained) and started again with {@code
+     * scripts/flink resume --pipeline p}, as the README shows: it restores the pipeline's newest
+     * checkpoint, so the file read before is not read again and a file added meanwhile is read
+     * once. Started without its checkpoint it would read the first file again (and warn so).
+     */
+    @Test
+    void aCancelledContinuousJobIsResumedFromItsNewestCheckpoint() throws Exception {
+        requireBuild();
+        Path in = dir.resolve("in");
+        Path out = dir.resolve("out");
+        Path clusterDir = dir.resolve("cluster");
+        Files.createDirectories(in);
+        csv(in.resolve("part-0.csv"), 1, ROWS_PER_FILE);
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                """
+                pipelines:
+                  p:
+                    data_source: data_sources.in
+                    data_sink: data_sinks.out
+                data_sources:
+                  in:
+                    LocalFile: {path: '%s/*.csv', format: csv}
+                data_sinks:
+                  out:
+                    LocalFile: {path: '%s', format: parquet}
+                """
+                        .formatted(in, out));
+        Map<String, String> env = new HashMap<>();
+        env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
+        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        try {
+            Run start =
+                    run(
+                            env,
+                            Duration.ofSeconds(150),
+                            script("flink-cluster"),
+                            "start",
+                            "-D",
+                            "execution.checkpointing.interval=1 s");
+            assertThat(start.exit()).as("%s%s", start.output(), logs(clusterDir)).isZero();
+            Run first =
+                    run(
+                            env,
+                            Duration.ofSeconds(120),
+                            script("flink"),
+                            "run",
+                            "-d",
+                            JOB_JAR.toString(),
+                            "--pipeline",
+                            "p");
+            assertThat(first.exit()).as("%s%s", first.output(), logs(clusterDir)).isZero();
+            java.util.regex.Matcher id =
+                    java.util.regex.Pattern.compile("JobID ([0-9a-f]{32})").matcher(first.output());
+            assertThat(id.find()).as(first.output()).isTrue();
+            awaitRows(out, ROWS_PER_FILE, clusterDir);
+
+            Run cancel = run(env, Duration.ofSeconds(60), script("flink"), "cancel", id.group(1));
+            assertThat(cancel.exit()).as(cancel.output()).isZero();
+            csv(in.resolve("part-1.csv"), ROWS_PER_FILE + 1, ROWS_PER_FILE);
+            Run resume =
+                    run(env, Duration.ofSeconds(120), script("flink"), "resume", "--pipeline", "p");
+            assertThat(resume.exit()).as("%s%s", resume.output(), logs(clusterDir)).isZero();
+            assertThat(resume.output())
+                    .contains(
+                            "flink resume: pipeline p from " + clusterDir.resolve("checkpoints/p"))
+                    .doesNotContain("starts without its checkpoint");
+            awaitRows(out, 2 * ROWS_PER_FILE, clusterDir);
+        } finally {
+            Run stop = run(env, Duration.ofSeconds(90), script("flink-cluster"), "stop");
+            assertThat(stop.exit())
+                    .as("scripts/flink-cluster stop failed:%n%s", stop.output())
+                    .isZero();
+        }
+        long n = 2L * ROWS_PER_FILE;
+        assertThat(committedRows(out))
+                .as("rows, distinct ids, sum(id)")
+                .containsExactly(n, n, n * (n + 1) / 2);
+    }
+
+    /** A CSV file of rows {@code first} to {@code first + count - 1}. */
+    private static void csv(Path file, long first, int count) throws IOException {
+        StringBuilder csv = new StringBuilder("id,qty,name\n");
+        for (long id = first; id < first + count; id++) {
+            csv.append(id).append(',').append(id * 37 % 1000).append(",item ").append(id);
+            csv.append('\n');
+        }
+        Files.writeString(file, csv);
+    }
+
+    /** Waits (two minutes at most) until the sink folder's committed files hold {@code rows}. */
+    private static void awaitRows(Path out, long rows, Path clusterDir) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        List<Long> now = List.of();
+        while (System.nanoTime() < deadline) {
+            now = committedRows(out);
+            if (now.get(0) >= rows) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        fail("the sink holds " + now + " rows, not " + rows + logs(clusterDir));
+    }
+
+    /** Rows, distinct {@code _skippr_id}s and sum(id) of the sink folder's committed files. */
+    private static List<Long> committedRows(Path out) throws Exception {
+        List<String> committed =
+                Files.isDirectory(out) ? new CommitLog(out).committedFiles() : List.of();
+        if (committed.isEmpty()) {
+            return List.of(0L, 0L, 0L);
+        }
+        String files =
+                committed.stream()
+                        .map(f -> "'" + out.resolve(f) + "'")
+                        .collect(Collectors.joining(",", "[", "]"));
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+                ResultSet rs =
+                        db.createStatement()
+                                .executeQuery(
+                                        "SELECT count(*), count(DISTINCT _skippr_id),"
+                                                + " CAST(coalesce(sum(id), 0) AS BIGINT) FROM read_parquet("
+                                                + files
+                                                + ")")) {
+            rs.next();
+            return List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+        }
+    }
+
     @Test
     void shadedJarMergesTheConnectorServicesAndLeavesFlinkOut() throws Exception {
         requireBuild();
