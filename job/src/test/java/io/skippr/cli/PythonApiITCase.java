@@ -44,7 +44,7 @@ class PythonApiITCase {
         copyTree(ROOT.resolve("python"), copy);
         Path venv = shared.resolve("venv");
         String system = System.getenv().getOrDefault("SKIPPR_TEST_PYTHON", "python3");
-        run(shared, Map.of(), 120, system, "-m", "venv", "--system-site-packages", venv.toString());
+        run(shared, Map.of(), 120, system, "-m", "venv", venv.toString());
         python = venv.resolve("bin/python");
         run(
                 shared,
@@ -55,7 +55,6 @@ class PythonApiITCase {
                 "pip",
                 "install",
                 "--quiet",
-                "--no-build-isolation",
                 "--no-index",
                 copy.toString());
         skipprd = launcher(shared.resolve("bin/skipprd"));
