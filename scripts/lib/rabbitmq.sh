@@ -7,10 +7,11 @@
 #                package start its system service
 #   mq_start     start a broker on free 127.0.0.1 ports with a throwaway CA and export
 #                SKIPPR_TEST_AMQP_{HOST,PORT,TLS_PORT,USER,PASSWORD,VHOST} (a user with every
-#                permission on that vhost), SKIPPR_TEST_AMQP_READER{,_PASSWORD} (a user that may
-#                only read there), SKIPPR_TEST_AMQP_CA (the CA that signed the broker's
-#                certificate for 127.0.0.1 and localhost) and SKIPPR_TEST_AMQP_OTHER_CA (an
-#                unrelated CA's)
+#                permission on that vhost), SKIPPR_TEST_AMQP_WRITER{,_PASSWORD} (a user that may
+#                only write there: what the AMQP sink needs), SKIPPR_TEST_AMQP_READER{,_PASSWORD}
+#                (a user that may only read there), SKIPPR_TEST_AMQP_CA (the CA that signed the
+#                broker's certificate for 127.0.0.1 and localhost) and SKIPPR_TEST_AMQP_OTHER_CA
+#                (an unrelated CA's)
 #   mq_ctl ARG…  run rabbitmqctl against that broker (tests and debugging)
 #   mq_stop      stop the broker and its epmd and delete their files; safe to call more than
 #                once, so use it in an EXIT trap
@@ -102,7 +103,7 @@ mq_alive() {  # true while process $1 runs (a zombie waiting to be reaped does n
 }
 
 mq_start() {
-  local port tls dist started user=skippr password reader_password MQ_VARS
+  local port tls dist started user=skippr password reader_password writer_password MQ_VARS
   [[ -z $MQ_DIR ]] || { echo "mq_start: already running in $MQ_DIR" >&2; return 1; }
   [[ -x $MQ_LIB/rabbitmq-server ]] || { echo "mq_start: RabbitMQ is not installed" >&2; return 1; }
   MQ_DIR=$(mktemp -d /tmp/skippr-mq.XXXXXX)
@@ -113,6 +114,7 @@ mq_start() {
   MQ_CTL_PORT=$(mq_free_port "$port" "$tls" "$dist" "$MQ_EPMD_PORT") || return 1
   password=$(od -An -N9 -tx1 /dev/urandom | tr -d ' \n')
   reader_password=$(od -An -N9 -tx1 /dev/urandom | tr -d ' \n')
+  writer_password=$(od -An -N9 -tx1 /dev/urandom | tr -d ' \n')
   mq_tls "$MQ_DIR/tls" || return 1
   mkdir -p "$MQ_DIR/mnesia" "$MQ_DIR/log"
   echo '[].' >"$MQ_DIR/enabled_plugins"
@@ -161,11 +163,15 @@ CONF
     fi
     sleep 0.2
   done
-  mq_ctl add_user skippr_reader "$reader_password" >/dev/null \
+  # permissions: configure, write, read (regular expressions of the resources' names)
+  mq_ctl add_user skippr_writer "$writer_password" >/dev/null \
+    && mq_ctl set_permissions -p skippr skippr_writer '' '.*' '' >/dev/null \
+    && mq_ctl add_user skippr_reader "$reader_password" >/dev/null \
     && mq_ctl set_permissions -p skippr skippr_reader '' '' '.*' >/dev/null || return 1
 
   export SKIPPR_TEST_AMQP_HOST=127.0.0.1 SKIPPR_TEST_AMQP_PORT=$port SKIPPR_TEST_AMQP_TLS_PORT=$tls \
     SKIPPR_TEST_AMQP_USER=$user SKIPPR_TEST_AMQP_PASSWORD=$password SKIPPR_TEST_AMQP_VHOST=skippr \
+    SKIPPR_TEST_AMQP_WRITER=skippr_writer SKIPPR_TEST_AMQP_WRITER_PASSWORD=$writer_password \
     SKIPPR_TEST_AMQP_READER=skippr_reader SKIPPR_TEST_AMQP_READER_PASSWORD=$reader_password \
     SKIPPR_TEST_AMQP_CA=$MQ_DIR/tls/ca.crt SKIPPR_TEST_AMQP_OTHER_CA=$MQ_DIR/tls/other-ca.crt
   echo "mq_start: RabbitMQ $(mq_ctl version 2>/dev/null) ready on 127.0.0.1:$port (AMQP)," \

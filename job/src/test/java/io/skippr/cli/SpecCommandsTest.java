@@ -146,6 +146,50 @@ class SpecCommandsTest {
                                 """)));
     }
 
+    /** Not on the page: AMQP's fields, TLS's included, as the catalog declares them. */
+    @Test
+    void connectDataSinkAmqpWithTls() throws IOException {
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-sink",
+                        "amqp",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "events",
+                        "--host",
+                        "mq.internal",
+                        "--user",
+                        "skippr_loader",
+                        "--password",
+                        "${MQ_PASSWORD}",
+                        "--virtual-host",
+                        "orders",
+                        "--exchange",
+                        "skippr",
+                        "--tls",
+                        "true",
+                        "--tls-ca-file",
+                        "/etc/skippr/mq-ca.pem");
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(((Map<?, ?>) saved().get("data_sinks")).get("events"))
+                .isEqualTo(
+                        SpecExamples.parse(
+                                """
+                AMQP:
+                  host: mq.internal
+                  user: skippr_loader
+                  password: ${MQ_PASSWORD}
+                  virtual_host: orders
+                  exchange: skippr
+                  tls: true
+                  tls_ca_file: /etc/skippr/mq-ca.pem
+                """));
+    }
+
     @Test
     void connectDataSourceCreatesThePipeline() throws IOException {
         CliRun run =

@@ -51,6 +51,13 @@ class UnreachableServersITCase {
                         "error: ClickHouseException: Cannot reach ClickHouse at"
                                 + " http://127.0.0.1:1 as user 'u'"),
                 new Case(
+                        "an AMQP sink",
+                        FILES,
+                        "    AMQP:\n" + LOGIN,
+                        "error: AmqpException: Cannot reach the broker at amqp://127.0.0.1:1"
+                                + " (virtual host '/', user 'u'): java.net.ConnectException:"
+                                + " Connection refused"),
+                new Case(
                         "an S3 sink",
                         FILES,
                         "    S3:\n      s3_bucket: b\n      endpoint: http://127.0.0.1:1\n"

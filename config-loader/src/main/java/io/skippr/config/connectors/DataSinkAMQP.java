@@ -5,7 +5,7 @@ import io.skippr.config.Connector;
 import io.skippr.config.EnvRef;
 import io.skippr.config.catalog.Role;
 
-/** AMQP 0-9-1 (RabbitMQ) data sink. Publishes each record as a JSON message to an exchange. */
+/** AMQP 0-9-1 (RabbitMQ) data sink. Publishes each record as a persistent JSON message to an exchange, with publisher confirms. */
 public final class DataSinkAMQP extends Connector<DataSinkAMQP> {
     public DataSinkAMQP() {
         super(Role.DATA_SINK, "AMQP");
@@ -21,12 +21,12 @@ public final class DataSinkAMQP extends Connector<DataSinkAMQP> {
         return set("host", value);
     }
 
-    /** Broker port. Default: 5672. */
+    /** Broker port (default: 5672, or 5671 with tls). */
     public DataSinkAMQP port(long value) {
         return set("port", value);
     }
 
-    /** Broker port. Default: 5672. From an environment variable. */
+    /** Broker port (default: 5672, or 5671 with tls). From an environment variable. */
     public DataSinkAMQP port(EnvRef value) {
         return set("port", value);
     }
@@ -81,13 +81,23 @@ public final class DataSinkAMQP extends Connector<DataSinkAMQP> {
         return set("routing_key", value);
     }
 
-    /** Connect with TLS. Default: false. */
+    /** Connect with TLS, checking the broker's certificate and host name. Default: false. */
     public DataSinkAMQP tls(boolean value) {
         return set("tls", value);
     }
 
-    /** Connect with TLS. Default: false. From an environment variable. */
+    /** Connect with TLS, checking the broker's certificate and host name. Default: false. From an environment variable. */
     public DataSinkAMQP tls(EnvRef value) {
         return set("tls", value);
+    }
+
+    /** CA certificate file (PEM) the broker's certificate is checked against, with tls (default: the CAs Java trusts). */
+    public DataSinkAMQP tlsCaFile(String value) {
+        return set("tls_ca_file", value);
+    }
+
+    /** CA certificate file (PEM) the broker's certificate is checked against, with tls (default: the CAs Java trusts). From an environment variable. */
+    public DataSinkAMQP tlsCaFile(EnvRef value) {
+        return set("tls_ca_file", value);
     }
 }
