@@ -63,6 +63,23 @@ final class JsonLines {
     }
 
     /**
+     * The row of one JSON object (a message's body): anything that is not one JSON object throws,
+     * naming {@code where}.
+     */
+    static Map<String, Object> readObject(String text, String where) throws IOException {
+        JsonNode node;
+        try {
+            node = JSON.readTree(text);
+        } catch (IOException e) {
+            throw new IOException(where + ": not JSON: " + e, e);
+        }
+        if (node == null || !node.isObject()) {
+            throw new IOException(where + ": not a JSON object: " + text);
+        }
+        return row(node);
+    }
+
+    /**
      * The rows a process printed on its standard output, which it shares with other writers and
      * which a kill can cut mid-line: lines that are not JSON objects are not the sink's and are
      * skipped, as are objects {@code keep} refuses.
