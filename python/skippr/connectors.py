@@ -110,17 +110,18 @@ class DataSourcePostgres(Connector):
 
 
 class DataSinkAMQP(Connector):
-    """AMQP 0-9-1 (RabbitMQ) data sink. Publishes each record as a JSON message to an exchange.
+    """AMQP 0-9-1 (RabbitMQ) data sink. Publishes each record as a persistent JSON message to an exchange, with publisher confirms.
 
     Args:
         host: Broker host name. Required.
-        port: Broker port. Default: 5672.
+        port: Broker port (default: 5672, or 5671 with tls).
         user: User to log in as. Default: guest.
         password: Password of the user. Secret: prefer an EnvRef.
         virtual_host: Virtual host. Default: /.
         exchange: Exchange to publish to (default: the default exchange).
         routing_key: Routing key of each message (default: the stream name).
-        tls: Connect with TLS. Default: false.
+        tls: Connect with TLS, checking the broker's certificate and host name. Default: false.
+        tls_ca_file: CA certificate file (PEM) the broker's certificate is checked against, with tls (default: the CAs Java trusts).
     """
 
     _role = "data_sink"
@@ -137,6 +138,7 @@ class DataSinkAMQP(Connector):
         exchange: Optional[Union[str, EnvRef]] = None,
         routing_key: Optional[Union[str, EnvRef]] = None,
         tls: Optional[Union[bool, EnvRef]] = None,
+        tls_ca_file: Optional[Union[str, EnvRef]] = None,
     ) -> None:
         super().__init__(
             ("host", host),
@@ -147,6 +149,7 @@ class DataSinkAMQP(Connector):
             ("exchange", exchange),
             ("routing_key", routing_key),
             ("tls", tls),
+            ("tls_ca_file", tls_ca_file),
         )
 
 
