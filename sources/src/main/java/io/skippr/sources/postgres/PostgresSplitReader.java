@@ -129,7 +129,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             }
             LOG.info("Reading {}", split);
-            RowOrder order = RowOrder.of(split.table(), stored(split.table()));
+            RowOrder order = RowOrder.of(split.table(), stored(split.table())).of(split);
             // rows of a view or a foreign table carry no transaction ids: no late commits there
             boolean late = order.stored() && (split.window() != null || split.late() != null);
             Snapshot snapshot = null;

@@ -28,10 +28,12 @@ final class RowOrder {
 
     private final TableInfo table;
     private final boolean stored;
+    private final boolean addressed;
 
-    private RowOrder(TableInfo table, boolean stored) {
+    private RowOrder(TableInfo table, boolean stored, boolean addressed) {
         this.table = table;
         this.stored = stored;
+        this.addressed = addressed;
     }
 
     /**
@@ -39,7 +41,17 @@ final class RowOrder {
      *     table, a partitioned table, a materialized view; not a view or a foreign table)
      */
     static RowOrder of(TableInfo table, boolean stored) {
-        return new RowOrder(table, stored);
+        return new RowOrder(table, stored, stored);
+    }
+
+    /**
+     * This order for {@code split}: a split of an earlier version of a table without a key, read in
+     * part by number (no last key), goes on by number to its end.
+     */
+    RowOrder of(PostgresSplit split) {
+        return byAddress() && split.lastKey() == null && split.rowsEmitted() > 0
+                ? new RowOrder(table, stored, false)
+                : this;
     }
 
     /** The order of a relation that stores its rows, as a position with an address tells. */
@@ -49,12 +61,15 @@ final class RowOrder {
 
     /** Whether rows are ordered by their address: a table without a key. */
     boolean byAddress() {
-        return table.primaryKey().isEmpty() && stored;
+        return table.primaryKey().isEmpty() && addressed;
     }
 
-    /** Whether rows are ordered by all columns and resumed by number: a view without a key. */
+    /**
+     * Whether rows are ordered by all columns and resumed by number: a view without a key, or a
+     * split of an earlier version ({@link #of(PostgresSplit)}).
+     */
     boolean byNumber() {
-        return table.primaryKey().isEmpty() && !stored;
+        return table.primaryKey().isEmpty() && !addressed;
     }
 
     /** Whether rows carry transaction ids ({@code xmin}), by which late commits are read. */

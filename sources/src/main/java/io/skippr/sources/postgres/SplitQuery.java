@@ -76,13 +76,7 @@ final class SplitQuery {
         if (!where.isEmpty()) {
             sql.append(" WHERE ").append(String.join(" AND ", where));
         }
-        boolean byNumber =
-                order.byNumber()
-                        // a split of an earlier version: it read in the order of all columns
-                        || (order.byAddress()
-                                && split.lastKey() == null
-                                && split.rowsEmitted() > 0);
-        if (byNumber && !table.columns().isEmpty()) {
+        if (order.byNumber() && !table.columns().isEmpty()) {
             sql.append(" ORDER BY ")
                     .append(
                             table.columns().stream()
@@ -92,7 +86,7 @@ final class SplitQuery {
                 sql.append(" OFFSET ?");
                 params.add(split.rowsEmitted());
             }
-        } else if (!byNumber) {
+        } else if (!order.byNumber()) {
             sql.append(" ORDER BY ").append(order.orderBy(ALIAS));
         }
         return new SplitQuery(sql.toString(), params);

@@ -286,6 +286,30 @@ class PostgresSplitReaderTest {
         assertThat(positions(rest)).singleElement().satisfies(e -> assertThat(e.open()).isFalse());
     }
 
+    /**
+     * A split of a table without a key checkpointed by an earlier version, which read in the order
+     * of all columns and kept only the number of rows read, goes on that way to its end, across
+     * more restores: the rows it had not read, each once.
+     */
+    @Test
+    void aSplitOfAnEarlierVersionWithoutKeyGoesOnByNumber() throws Exception {
+        String t = Sql.table(schema, "log");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (msg text)",
+                "INSERT INTO " + t + " VALUES ('e'), ('b'), ('d'), ('a'), ('c'), ('f')");
+        TableInfo table = describe("log");
+        PostgresSplit earlier =
+                new PostgresSplit("l#0", table, null, null, null, null, 2, null, List.of());
+        Output first = new Output();
+        PostgresSplit again = read(earlier, 2, first);
+        assertThat(again.lastKey()).isNull();
+        Output rest = new Output();
+        assertThat(read(again, Long.MAX_VALUE, rest)).isNull();
+        assertThat(messages(first)).containsExactly("c", "d");
+        assertThat(messages(rest)).containsExactly("e", "f");
+        assertThat(rest.rows().get(0).position()).isEqualTo("log|#5");
+    }
+
     private static List<String> messages(Output output) {
         return output.rows().stream().map(r -> (String) r.values()[0]).toList();
     }
