@@ -135,7 +135,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             Snapshot snapshot = null;
             if (late) {
                 List<String> runningBefore = completeOne(connection);
-                snapshot = Snapshot.take(connection, runningBefore, split.table());
+                snapshot = Snapshot.take(connection, runningBefore, split);
             }
             split = unlessRewritten(split, order);
             if (late) {

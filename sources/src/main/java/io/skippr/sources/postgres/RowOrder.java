@@ -13,9 +13,10 @@ import java.util.stream.Collectors;
  * for a table without one, each row's address: its table's (or partition's) oid and {@code ctid},
  * with the relation file the address is one of. A row keeps its address until it is updated or
  * deleted; a rewrite of the table (VACUUM FULL, CLUSTER, TRUNCATE, a column type change) gives
- * every row a new one in a new file, which the file node tells. A view or a foreign table has no
- * addresses (nor transaction ids): one without a key is read in the order of all its columns and
- * resumed by the number of rows read, exact only while its rows do not change.
+ * every row a new one in a new file, which the file node tells. A view, a materialized view or a
+ * foreign table is read as having no addresses (nor transaction ids): one without a key is read in
+ * the order of all its columns and resumed by the number of rows read, exact only while its rows do
+ * not change.
  *
  * <p>A row's resume key is its key values as PostgreSQL text, in key order; for an address, the
  * oid, the {@code ctid} and the file node.
@@ -37,8 +38,10 @@ final class RowOrder {
     }
 
     /**
-     * @param stored whether the relation stores its rows, with addresses and transaction ids (a
-     *     table, a partitioned table, a materialized view; not a view or a foreign table)
+     * @param stored whether the relation stores its rows, with addresses and transaction ids that
+     *     keep their meaning (a table, a partitioned table; not a view or a foreign table, nor a
+     *     materialized view, whose every refresh writes all its rows anew and which cannot be
+     *     locked)
      */
     static RowOrder of(TableInfo table, boolean stored) {
         return new RowOrder(table, stored, stored);
@@ -84,7 +87,7 @@ final class RowOrder {
     static boolean stored(Connection c, TableInfo table) throws SQLException {
         try (PreparedStatement st =
                 c.prepareStatement(
-                        "SELECT relkind IN ('r', 'p', 'm') FROM pg_catalog.pg_class"
+                        "SELECT relkind IN ('r', 'p') FROM pg_catalog.pg_class"
                                 + " WHERE oid = to_regclass(?)")) {
             st.setString(1, table.qualifiedName());
             try (ResultSet rs = st.executeQuery()) {
@@ -140,17 +143,26 @@ final class RowOrder {
     }
 
     /**
-     * {@link #compare}, for a part of late commits read after {@code last}: a row address compares
-     * only in the file it was read in, so that after a rewrite the part is read again rather than
-     * mistaken for other rows.
+     * {@link #compare}, for a part of late commits read up to or after {@code last}: an address in
+     * the last row's table or partition compares only while it is the file it was read in, so that
+     * after a rewrite the part is read again rather than mistaken for other rows.
      */
     String compareRead(String alias, List<String> last, String op, List<Object> params) {
         String compared = compare(alias, last, op, params);
         if (!byAddress()) {
             return compared;
         }
+        // only addresses in the last row's table or partition change with its rewrite; those in
+        // the others compare by their oid alone
+        params.add(last.get(0));
         params.add(fileNode(last));
-        return "(" + compared + " AND pg_relation_filenode(" + alias + ".tableoid)::text = ?)";
+        return "("
+                + compared
+                + " AND ("
+                + alias
+                + ".tableoid <> ?::oid OR pg_relation_filenode("
+                + alias
+                + ".tableoid)::text = ?))";
     }
 
     /** The types the compared values are cast to from text. */

@@ -54,8 +54,12 @@ record Seen(long xmax, List<Long> listed, List<Long> savepoints, Long lastCommit
                 ResultSet rs = st.executeQuery(SNAPSHOT)) {
             rs.next();
             long xmax = rs.getLong(1);
-            long last = rs.getLong(4);
-            return new Seen(xmax, ids(rs, 2), ids(rs, 3), rs.wasNull() ? null : last);
+            Object last = rs.getObject(4);
+            return new Seen(
+                    xmax,
+                    ids(rs, 2),
+                    ids(rs, 3),
+                    last == null ? null : ((Number) last).longValue());
         }
     }
 
@@ -110,11 +114,13 @@ record Seen(long xmax, List<Long> listed, List<Long> savepoints, Long lastCommit
 
     /**
      * This with the ids above {@code ended} that answered committed and that {@code c}'s snapshot
-     * (this one) does not see in {@code table} counted as savepoints. An id it sees committed
-     * before the snapshot; one it does not see either did too and wrote no row there (listing it
-     * reads nothing later), or is a savepoint of a transaction that ended after the snapshot.
+     * (this one) does not see among the rows a late read of {@code split}'s may take ({@link
+     * SplitQuery#lateScope}) counted as savepoints. An id it sees there committed before the
+     * snapshot; one it does not see either did too and wrote no row there (listing it makes the
+     * late read take nothing more), or is a savepoint of a transaction that ended after the
+     * snapshot. The snapshot never sees the rows of such a savepoint, whatever the scope.
      */
-    Seen resolved(Connection c, TableInfo table, long ended) throws SQLException {
+    Seen resolved(Connection c, PostgresSplit split, long ended) throws SQLException {
         List<Long> known = new ArrayList<>(listed);
         known.addAll(savepoints);
         List<Long> committed = new ArrayList<>();
@@ -132,12 +138,17 @@ record Seen(long xmax, List<Long> listed, List<Long> savepoints, Long lastCommit
             }
         }
         Set<Long> visible = new HashSet<>();
+        List<Object> params = new ArrayList<>();
+        List<String> where = new ArrayList<>(SplitQuery.lateScope(split, params));
+        where.add("(src.xmin::text::int8) = ANY (?::int8[])");
+        params.add(array(committed.stream().map(ReadEntry::xid).toList()));
         try (PreparedStatement st =
                 c.prepareStatement(
-                        "SELECT DISTINCT (xmin::text::int8) FROM "
-                                + table.qualifiedName()
-                                + " WHERE (xmin::text::int8) = ANY (?::int8[])")) {
-            st.setString(1, array(committed.stream().map(ReadEntry::xid).toList()));
+                        "SELECT DISTINCT (src.xmin::text::int8) FROM "
+                                + split.table().qualifiedName()
+                                + " AS src WHERE "
+                                + String.join(" AND ", where))) {
+            SplitQuery.bind(st, params);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     visible.add(rs.getLong(1));

@@ -42,7 +42,7 @@ record Snapshot(
                     + "'";
 
     /** Snapshots taken before the rows of the table tell what committed just after one. */
-    static final int ATTEMPTS = 3;
+    static final int ATTEMPTS = 5;
 
     Snapshot {
         inProgress = List.copyOf(inProgress);
@@ -80,7 +80,7 @@ record Snapshot(
      * after {@link #ATTEMPTS} such snapshots, the rows of {@code table} tell ({@link
      * Seen#resolved}).
      */
-    static Snapshot take(Connection c, List<String> runningBefore, TableInfo table)
+    static Snapshot take(Connection c, List<String> runningBefore, PostgresSplit split)
             throws SQLException {
         for (int attempt = 1; ; attempt++) {
             Seen seen = Seen.of(c);
@@ -90,7 +90,7 @@ record Snapshot(
                     c.rollback();
                     continue;
                 }
-                seen = seen.resolved(c, table, ended);
+                seen = seen.resolved(c, split, ended);
             }
             List<String> runningAfter = running(c);
             boolean idsSince;

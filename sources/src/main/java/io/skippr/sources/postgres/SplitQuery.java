@@ -31,44 +31,17 @@ final class SplitQuery {
     static SplitQuery of(PostgresSplit split, Long xmax, RowOrder order) {
         TableInfo table = split.table();
         List<Object> params = new ArrayList<>();
-        List<String> where = new ArrayList<>();
         List<String> select = new ArrayList<>();
         for (ColumnInfo column : table.columns()) {
             select.add(column(column.name()));
         }
         select.addAll(order.select(ALIAS));
-        if (!table.primaryKey().isEmpty()) {
-            String key = column(table.primaryKey().get(0));
-            if (split.keyFrom() != null) {
-                where.add(key + " >= ?");
-                params.add(split.keyFrom());
-            }
-            if (split.keyTo() != null) {
-                where.add(key + " < ?");
-                params.add(split.keyTo());
-            }
-        }
+        List<String> where = new ArrayList<>(scope(split, params));
         if (split.lastKey() != null) {
             where.add(order.compare(ALIAS, split.lastKey(), ">", params));
         }
         if (split.late() != null) {
             where.add(lateCommits(table, split.late(), xmax, params));
-        }
-        CursorWindow window = split.window();
-        if (window != null) {
-            ColumnInfo cursor = table.column(table.cursorColumn());
-            String column = column(cursor.name());
-            if (window.after() != null) {
-                where.add(column + " > ?::" + cursor.castType());
-                params.add(window.after());
-            }
-            if (window.upTo() != null) {
-                String upTo = column + " <= ?::" + cursor.castType();
-                where.add(window.includeNull() ? "(" + column + " IS NULL OR " + upTo + ")" : upTo);
-                params.add(window.upTo());
-            } else {
-                where.add(window.includeNull() ? column + " IS NULL" : "FALSE");
-            }
         }
         StringBuilder sql = new StringBuilder("SELECT ");
         sql.append(String.join(", ", select));
@@ -90,6 +63,77 @@ final class SplitQuery {
             sql.append(" ORDER BY ").append(order.orderBy(ALIAS));
         }
         return new SplitQuery(sql.toString(), params);
+    }
+
+    /**
+     * The rows of {@code split}'s table its read can take at all, as conditions on alias {@code
+     * src}: its key range and cursor window (none for a late-commit split); parameters go to {@code
+     * params}.
+     */
+    static List<String> scope(PostgresSplit split, List<Object> params) {
+        List<String> where = keyRange(split, params);
+        CursorWindow window = split.window();
+        if (window != null) {
+            ColumnInfo cursor = split.table().column(split.table().cursorColumn());
+            String column = column(cursor.name());
+            if (window.after() != null) {
+                where.add(column + " > ?::" + cursor.castType());
+                params.add(window.after());
+            }
+            if (window.upTo() != null) {
+                String upTo = column + " <= ?::" + cursor.castType();
+                where.add(window.includeNull() ? "(" + column + " IS NULL OR " + upTo + ")" : upTo);
+                params.add(window.upTo());
+            } else {
+                where.add(window.includeNull() ? column + " IS NULL" : "FALSE");
+            }
+        }
+        return where;
+    }
+
+    /**
+     * The rows a late read of what {@code split}'s read could not see may take ({@link
+     * #lateCommits}): its key range, and cursor values up to its window's top; the whole table for
+     * a late-commit split.
+     */
+    static List<String> lateScope(PostgresSplit split, List<Object> params) {
+        List<String> where = keyRange(split, params);
+        CursorWindow window = split.window();
+        if (window != null && window.upTo() != null) {
+            ColumnInfo cursor = split.table().column(split.table().cursorColumn());
+            where.add(column(cursor.name()) + " <= ?::" + cursor.castType());
+            params.add(window.upTo());
+        }
+        return where;
+    }
+
+    private static List<String> keyRange(PostgresSplit split, List<Object> params) {
+        List<String> where = new ArrayList<>();
+        TableInfo table = split.table();
+        if (!table.primaryKey().isEmpty()) {
+            String key = column(table.primaryKey().get(0));
+            if (split.keyFrom() != null) {
+                where.add(key + " >= ?");
+                params.add(split.keyFrom());
+            }
+            if (split.keyTo() != null) {
+                where.add(key + " < ?");
+                params.add(split.keyTo());
+            }
+        }
+        return where;
+    }
+
+    /** Binds {@code params} (Long or String) to {@code statement} from its first parameter. */
+    static void bind(PreparedStatement statement, List<Object> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) {
+            Object p = params.get(i);
+            if (p instanceof Long l) {
+                statement.setLong(i + 1, l);
+            } else {
+                statement.setString(i + 1, (String) p);
+            }
+        }
     }
 
     /**
@@ -167,7 +211,7 @@ final class SplitQuery {
         return any.isEmpty() ? "FALSE" : "(" + String.join(" OR ", any) + ")";
     }
 
-    private static String column(String name) {
+    static String column(String name) {
         return ALIAS + "." + Sql.quote(name);
     }
 
@@ -178,14 +222,7 @@ final class SplitQuery {
                         sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
         try {
             statement.setFetchSize(fetchSize);
-            for (int i = 0; i < params.size(); i++) {
-                Object p = params.get(i);
-                if (p instanceof Long l) {
-                    statement.setLong(i + 1, l);
-                } else {
-                    statement.setString(i + 1, (String) p);
-                }
-            }
+            bind(statement, params);
             statement.closeOnCompletion();
             return statement.executeQuery();
         } catch (SQLException | RuntimeException e) {

@@ -55,8 +55,37 @@ class SeenTest {
             Long ended = missed.endedSince(reader);
             assertThat(ended).isEqualTo(top);
             assertThat(missed.ambiguousAfter(ended)).isTrue();
-            Seen resolved = missed.resolved(reader, describe(), ended);
+            Seen resolved =
+                    missed.resolved(
+                            reader,
+                            PostgresSplit.fresh("t#0", describe(), null, null, null),
+                            ended);
             assertThat(resolved.savepoints()).contains(savepoint).doesNotContain(before);
+            reader.rollback();
+        }
+    }
+
+    /**
+     * With no savepoint in progress, the highest id that committed is still known: it is what tells
+     * that a listed transaction which ended meanwhile may have had savepoints. Before, it was read
+     * back as none whenever no savepoint was in progress, so the race was never detected.
+     */
+    @Test
+    void theHighestCommittedIdIsKnownWhenNoSavepointIsInProgress() throws Exception {
+        try (Connection writer = PgTestDatabase.open();
+                Connection reader = PgTestDatabase.open()) {
+            writer.setAutoCommit(false);
+            long top = insert(writer, 1);
+            long after = committedInsert(2);
+            reader.setAutoCommit(false);
+            reader.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            Seen seen = Seen.of(reader);
+            assertThat(seen.listed()).contains(top);
+            assertThat(seen.savepoints()).isEmpty();
+            assertThat(seen.lastCommitted()).isGreaterThanOrEqualTo(after);
+            writer.commit();
+            assertThat(seen.endedSince(reader)).isEqualTo(top);
+            assertThat(seen.ambiguousAfter(top)).isTrue();
             reader.rollback();
         }
     }
