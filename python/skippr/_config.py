@@ -89,7 +89,8 @@ class Config:
 
     Edits are kept in order and applied by skipprd's own loader when ``save()`` is called, so key
     order, comments, ``${VAR}`` references, validation and its messages are the same as the CLI's
-    and the Java API's. A mistake raises ConfigError at ``save()`` and leaves the file unchanged.
+    and the Java API's. A mistake raises ConfigError at ``save()``, leaves the file unchanged and
+    drops that save's edits: make them again, corrected, and save.
     """
 
     def __init__(self, path: str) -> None:
@@ -161,12 +162,15 @@ class Config:
         return ConfiguredPipeline(self, name)
 
     def save(self) -> None:
-        """Applies the edits made since the last save, in order, and writes the file."""
+        """Applies the edits made since the last save, in order, and writes the file; on a
+        ConfigError the file is unchanged and those edits are dropped."""
         if not self._edits:
             return
-        document = json.dumps({"edits": self._edits}, ensure_ascii=False)
+        # ASCII with \u escapes: YAML, which reads the document, treats some raw characters
+        # (NEL, line and paragraph separators) differently from JSON
+        document = json.dumps({"edits": self._edits})
+        edits, self._edits = self._edits, []
         _skipprd.run(["config", "apply", "--config", self.path], stdin=document)
-        self._edits = []
 
     def _entry(
         self,

@@ -42,6 +42,7 @@ class Connector:
 
     _role = ""
     _kind = ""
+    _secrets: Tuple[str, ...] = ()
 
     def __init__(self, *fields: Tuple[str, Any]) -> None:
         self._values: Dict[str, Any] = {name: value for name, value in fields if value is not None}
@@ -60,8 +61,18 @@ class Connector:
         return {name: _edit_value(value) for name, value in self._values.items()}
 
     def __repr__(self) -> str:
-        args = ", ".join("%s=%r" % item for item in self._values.items())
+        args = ", ".join(
+            "%s=%s" % (name, _shown(name in self._secrets, value))
+            for name, value in self._values.items()
+        )
         return "%s(%s)" % (type(self).__name__, args)
+
+
+def _shown(secret: bool, value: Any) -> str:
+    """A value as a message may show it: a secret only as an EnvRef, which names no secret."""
+    if secret and not isinstance(value, EnvRef):
+        return "'***'"
+    return repr(value)
 
 
 def _edit_value(value: Any) -> Any:

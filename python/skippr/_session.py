@@ -43,10 +43,11 @@ class Session:
         environment.update(self.env)
         process = subprocess.Popen(
             _skipprd.command() + args,
-            stdout=sys.stdout,
+            stdout=None,  # this process's own standard output
             stderr=subprocess.PIPE,
             text=True,
-            encoding="utf-8",
+            encoding=_skipprd.ENCODING,
+            errors="replace",
             env=environment,
         )
         errors: List[str] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import locale
 import os
 import shutil
 import subprocess
@@ -10,6 +11,9 @@ from typing import List, Optional, Sequence
 from .errors import ConfigError, SkipprdNotFound
 
 USAGE = 2
+
+# skipprd (Java 17) writes in the locale's charset
+ENCODING = locale.getpreferredencoding(False)
 
 
 def command() -> List[str]:
@@ -31,14 +35,14 @@ def run(args: Sequence[str], stdin: Optional[str] = None) -> str:
     ConfigError with skipprd's own message, any other failure RuntimeError."""
     done = subprocess.run(
         command() + list(args),
-        input=stdin,
+        input=None if stdin is None else stdin.encode("utf-8"),
         capture_output=True,
-        text=True,
-        encoding="utf-8",
     )
+    stdout = done.stdout.decode(ENCODING, errors="replace")
+    stderr = done.stderr.decode(ENCODING, errors="replace")
     if done.returncode == 0:
-        return done.stdout
-    message = _errors(done.stderr)
+        return stdout
+    message = _errors(stderr)
     if done.returncode == USAGE:
         raise ConfigError(message)
     raise RuntimeError("skipprd %s failed (exit %d): %s" % (args[0], done.returncode, message))

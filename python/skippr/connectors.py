@@ -80,6 +80,7 @@ class DataSourcePostgres(Connector):
 
     _role = "data_source"
     _kind = "Postgres"
+    _secrets = ("password", )
 
     def __init__(
         self,
@@ -126,6 +127,7 @@ class DataSinkAMQP(Connector):
 
     _role = "data_sink"
     _kind = "AMQP"
+    _secrets = ("password", )
 
     def __init__(
         self,
@@ -246,6 +248,7 @@ class DataSinkAzureBlob(Connector):
 
     _role = "data_sink"
     _kind = "AzureBlob"
+    _secrets = ("account_key", )
 
     def __init__(
         self,
@@ -319,6 +322,7 @@ class DataSinkClickHouse(Connector):
 
     _role = "data_sink"
     _kind = "ClickHouse"
+    _secrets = ("password", )
 
     def __init__(
         self,
@@ -353,6 +357,7 @@ class DataSinkDatabricks(Connector):
 
     _role = "data_sink"
     _kind = "Databricks"
+    _secrets = ("access_token", )
 
     def __init__(
         self,
@@ -482,6 +487,7 @@ class DataSinkMotherDuck(Connector):
 
     _role = "data_sink"
     _kind = "MotherDuck"
+    _secrets = ("token", )
 
     def __init__(
         self,
@@ -513,6 +519,7 @@ class DataSinkPostgres(Connector):
 
     _role = "data_sink"
     _kind = "Postgres"
+    _secrets = ("password", )
 
     def __init__(
         self,
@@ -558,6 +565,7 @@ class DataSinkRedshift(Connector):
 
     _role = "data_sink"
     _kind = "Redshift"
+    _secrets = ("password", )
 
     def __init__(
         self,
@@ -655,6 +663,7 @@ class DataSinkSFTP(Connector):
 
     _role = "data_sink"
     _kind = "SFTP"
+    _secrets = ("password", "private_key_passphrase", )
 
     def __init__(
         self,
@@ -705,6 +714,7 @@ class DataSinkSkipprLake(Connector):
 
     _role = "data_sink"
     _kind = "SkipprLake"
+    _secrets = ("catalog_password", )
 
     def __init__(
         self,
@@ -749,6 +759,7 @@ class DataSinkSnowflake(Connector):
 
     _role = "data_sink"
     _kind = "Snowflake"
+    _secrets = ("password", "private_key_passphrase", )
 
     def __init__(
         self,
@@ -803,6 +814,7 @@ class DataSinkSynapse(Connector):
 
     _role = "data_sink"
     _kind = "Synapse"
+    _secrets = ("password", )
 
     def __init__(
         self,
@@ -946,6 +958,7 @@ class SchemaSinkSkipprLake(Connector):
 
     _role = "schema_sink"
     _kind = "SkipprLake"
+    _secrets = ("catalog_password", )
 
     def __init__(
         self,

@@ -140,7 +140,13 @@ public final class ConfigEdits {
     private static String text(Map<?, ?> map, String key) {
         Object value = map.get(key);
         if (value == null) {
-            throw new IllegalArgumentException("an edit has no '" + key + "': " + map);
+            // the edit itself is not shown: its fields may hold a secret
+            throw new IllegalArgumentException(
+                    "an edit"
+                            + (map.get("op") == null ? "" : " '" + map.get("op") + "'")
+                            + " has no '"
+                            + key
+                            + "'");
         }
         return value.toString();
     }

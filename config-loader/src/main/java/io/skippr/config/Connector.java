@@ -73,7 +73,7 @@ public abstract class Connector<T extends Connector<T>> {
                             + " takes "
                             + field.expected()
                             + ", not "
-                            + value);
+                            + shown(field, value));
         }
         if (field.type() == FieldType.INTEGER) {
             return ((Number) value).longValue();
@@ -89,9 +89,16 @@ public abstract class Connector<T extends Connector<T>> {
                             + " takes "
                             + field.expected()
                             + ", not "
-                            + value);
+                            + shown(field, value));
         }
         return value;
+    }
+
+    /** {@code value} as an error may show it: never a secret field's. */
+    private static String shown(Field field, Object value) {
+        return field.isSecret()
+                ? "a value that is not shown because the field is secret"
+                : String.valueOf(value);
     }
 
     /** A connector of a kind known only at run time. */

@@ -95,7 +95,15 @@ public final class PythonConnectors {
         }
         out.append("\"\"\"\n\n");
         out.append("    _role = \"").append(kind.role().name().toLowerCase()).append("\"\n");
-        out.append("    _kind = \"").append(kind.name()).append("\"\n\n");
+        out.append("    _kind = \"").append(kind.name()).append("\"\n");
+        List<String> secrets =
+                kind.fields().stream().filter(Field::isSecret).map(Field::name).toList();
+        if (!secrets.isEmpty()) {
+            out.append("    _secrets = (");
+            secrets.forEach(f -> out.append("\"").append(f).append("\", "));
+            out.append(")\n");
+        }
+        out.append("\n");
         out.append("    def __init__(\n        self,\n");
         if (!kind.fields().isEmpty()) {
             out.append("        *,\n");
