@@ -55,7 +55,6 @@ public record RedshiftDatabase(
         }
         props.setProperty("ssl", Boolean.toString(ssl));
         props.setProperty("ApplicationName", "skippr");
-        props.setProperty("LogPath", "/tmp/rslog");
         Connection connection;
         try {
             connection =
