@@ -3,6 +3,7 @@ package io.skippr.sinks.redshift;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.sinks.s3.S3Connection;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -130,6 +131,7 @@ public final class RedshiftTwin implements AutoCloseable {
     private final List<String> statements = new CopyOnWriteArrayList<>();
     private final Map<Pattern, Integer> failures = new ConcurrentHashMap<>();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
+    private S3Client s3Client;
 
     private RedshiftTwin(String pgHost, int pgPort, S3Connection s3) throws IOException {
         this.pgHost = pgHost;
@@ -163,9 +165,22 @@ public final class RedshiftTwin implements AutoCloseable {
         failures.put(statement, times);
     }
 
+    /** One S3 client for all COPYs (a client per COPY costs more than the COPY). */
+    private synchronized S3Client s3Client() {
+        if (s3Client == null) {
+            s3Client = s3.open();
+        }
+        return s3Client;
+    }
+
     @Override
     public void close() throws IOException {
         server.close();
+        synchronized (this) {
+            if (s3Client != null) {
+                s3Client.close();
+            }
+        }
         for (Socket s : open) {
             s.close();
         }
@@ -238,10 +253,12 @@ public final class RedshiftTwin implements AutoCloseable {
         Session(Socket client, Socket backend) throws IOException {
             clientIn =
                     new DataInputStream(new java.io.BufferedInputStream(client.getInputStream()));
-            clientOut = client.getOutputStream();
+            client.setTcpNoDelay(true);
+            backend.setTcpNoDelay(true);
+            clientOut = new BufferedOutputStream(client.getOutputStream(), 1 << 16);
             backendIn =
                     new DataInputStream(new java.io.BufferedInputStream(backend.getInputStream()));
-            backendOut = backend.getOutputStream();
+            backendOut = new BufferedOutputStream(backend.getOutputStream(), 1 << 16);
         }
 
         void run() throws IOException {
@@ -605,7 +622,7 @@ public final class RedshiftTwin implements AutoCloseable {
             }
             byte[] data;
             try {
-                data = copy.read(s3);
+                data = copy.read(s3Client());
             } catch (IllegalArgumentException | IOException e) {
                 return raise(e.getMessage());
             }
@@ -920,11 +937,11 @@ public final class RedshiftTwin implements AutoCloseable {
         }
 
         /** The manifest's files, read and decompressed, one after the other. */
-        byte[] read(S3Connection s3) throws IOException {
+        byte[] read(S3Client client) throws IOException {
             if (!url.startsWith("s3://")) {
                 throw new IllegalArgumentException("COPY reads s3:// URLs, not " + url);
             }
-            try (S3Client client = s3.open()) {
+            {
                 JsonNode manifest;
                 try {
                     manifest = JSON.readTree(get(client, url));
