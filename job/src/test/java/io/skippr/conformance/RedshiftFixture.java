@@ -4,6 +4,7 @@ import io.skippr.config.catalog.Guarantee;
 import io.skippr.sinks.redshift.TestRedshift;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -20,7 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The Redshift sink against its twin ({@code RedshiftTwin}: the official driver's protocol in front
  * of the test PostgreSQL, COPY from the test S3Proxy), in a schema of its own, staging in a bucket
- * of its own. Rows are read back from PostgreSQL directly.
+ * of its own. Rows are read back through the twin, which gives names over 63 bytes back whole.
  */
 final class RedshiftFixture implements SinkFixture {
     private final TestRedshift redshift;
@@ -72,7 +73,7 @@ final class RedshiftFixture implements SinkFixture {
 
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws SQLException {
-        try (Connection c = PostgresFixture.connect();
+        try (Connection c = throughTheTwin();
                 ResultSet rs =
                         c.createStatement()
                                 .executeQuery(
@@ -97,6 +98,21 @@ final class RedshiftFixture implements SinkFixture {
             }
             throw e;
         }
+    }
+
+    /**
+     * A PostgreSQL driver's connection through the twin, so that names over PostgreSQL's 63 bytes
+     * read back whole, as from Redshift (the twin stores them under 63-byte stand-ins).
+     */
+    private Connection throughTheTwin() throws SQLException {
+        return DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:"
+                        + redshift.twin.port()
+                        + "/"
+                        + SourceTable.env("SKIPPR_TEST_PG_DATABASE")
+                        + "?sslmode=disable",
+                SourceTable.env("SKIPPR_TEST_PG_USER"),
+                SourceTable.env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
     private static Object value(ResultSet rs, int i, String type) throws SQLException {

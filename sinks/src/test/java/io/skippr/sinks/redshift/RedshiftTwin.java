@@ -51,6 +51,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  *   <li>Statements with a construct Redshift refuses ({@link #REFUSED}) fail with an error that
  *       names it, in the transaction they were sent in, as on Redshift; {@code VARBYTE(n)} is
  *       created as {@code bytea}.
+ *   <li>A name over PostgreSQL's 63 bytes (Redshift keeps 127) is stored under a 63-byte stand-in
+ *       and given back whole in every result ({@link TwinNames}).
  *   <li>Every statement's text is kept ({@link #statements}); {@link #failNext} makes the next
  *       statements that match fail with Redshift's serializable isolation error 1023.
  * </ul>
@@ -107,8 +109,6 @@ public final class RedshiftTwin implements AutoCloseable {
 
     private static final Pattern BEGIN =
             Pattern.compile("^\\s*(BEGIN|START\\s+TRANSACTION)\\b", Pattern.CASE_INSENSITIVE);
-
-    private static final Pattern QUOTED = Pattern.compile("\"((?:[^\"]|\"\")*)\"");
 
     private static final Pattern VARBYTE =
             Pattern.compile("\\bvarbyte\\s*\\(\\s*\\d+\\s*\\)", Pattern.CASE_INSENSITIVE);
@@ -250,6 +250,9 @@ public final class RedshiftTwin implements AutoCloseable {
         /** A BEGIN was sent since the last ReadyForQuery (a Flush gets no ReadyForQuery). */
         volatile boolean begun;
 
+        /** Per prepared statement's name, whether it reads the catalog ({@link TwinNames}). */
+        final Map<String, Boolean> catalogStatements = new ConcurrentHashMap<>();
+
         Session(Socket client, Socket backend) throws IOException {
             clientIn =
                     new DataInputStream(new java.io.BufferedInputStream(client.getInputStream()));
@@ -377,7 +380,7 @@ public final class RedshiftTwin implements AutoCloseable {
         private void forward() {
             try {
                 while (true) {
-                    Msg m = read(backendIn);
+                    Msg m = originalNames(read(backendIn));
                     if (m.type() == 'Z') {
                         status = (char) m.body()[0];
                         begun = false;
@@ -399,6 +402,75 @@ public final class RedshiftTwin implements AutoCloseable {
             }
         }
 
+        /**
+         * {@code m} with every stand-in of a long name ({@link TwinNames}) replaced by the name: in
+         * a RowDescription's labels, a DataRow's values, and an error's or notice's fields.
+         */
+        private Msg originalNames(Msg m) {
+            if (!TwinNames.any()) {
+                return m;
+            }
+            switch (m.type()) {
+                case 'T' -> {
+                    ByteBuffer in = ByteBuffer.wrap(m.body());
+                    int n = in.getShort();
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    out.write(m.body(), 0, 2);
+                    for (int i = 0; i < n; i++) {
+                        String label = cstring(m.body(), in.position());
+                        in.position(
+                                in.position() + label.getBytes(StandardCharsets.UTF_8).length + 1);
+                        out.writeBytes(cstring(TwinNames.original(label)));
+                        out.write(m.body(), in.position(), 18);
+                        in.position(in.position() + 18);
+                    }
+                    return new Msg('T', out.toByteArray());
+                }
+                case 'D' -> {
+                    ByteBuffer in = ByteBuffer.wrap(m.body());
+                    int n = in.getShort();
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    out.write(m.body(), 0, 2);
+                    boolean changed = false;
+                    for (int i = 0; i < n; i++) {
+                        int len = in.getInt();
+                        byte[] value = len < 0 ? null : new byte[len];
+                        if (value != null) {
+                            in.get(value);
+                            if (len > 13
+                                    && len <= TwinNames.POSTGRES_BYTES
+                                    && value[len - 13] == '_') {
+                                String text = new String(value, StandardCharsets.UTF_8);
+                                String original = TwinNames.original(text);
+                                if (!original.equals(text)) {
+                                    value = original.getBytes(StandardCharsets.UTF_8);
+                                    changed = true;
+                                }
+                            }
+                        }
+                        out.writeBytes(
+                                ByteBuffer.allocate(4)
+                                        .putInt(value == null ? -1 : value.length)
+                                        .array());
+                        if (value != null) {
+                            out.writeBytes(value);
+                        }
+                    }
+                    return changed ? new Msg('D', out.toByteArray()) : m;
+                }
+                case 'E', 'N' -> {
+                    String text = new String(m.body(), StandardCharsets.UTF_8);
+                    String original = TwinNames.originals(text);
+                    return original.equals(text)
+                            ? m
+                            : new Msg(m.type(), original.getBytes(StandardCharsets.UTF_8));
+                }
+                default -> {
+                    return m;
+                }
+            }
+        }
+
         /** A simple query: checked, carried out by the twin when it is a COPY, else passed on. */
         private void query(Msg m) throws IOException {
             String sql = m.cstring(0);
@@ -410,7 +482,7 @@ public final class RedshiftTwin implements AutoCloseable {
             }
             startCapture();
             List<Msg> reply = new ArrayList<>();
-            Msg error = refusal != null ? raise(refusal) : copy(sql, reply);
+            Msg error = refusal != null ? raise(refusal) : copy(rewrite(sql), reply);
             if (error != null) {
                 reply.clear();
                 reply.add(error);
@@ -435,6 +507,7 @@ public final class RedshiftTwin implements AutoCloseable {
                     if (isCopy(sql) || mayRefuse(sql)) {
                         special = true;
                     }
+                    catalogStatements.put(name, TwinNames.catalog(sql));
                     String changed = rewrite(sql);
                     if (!changed.equals(sql)) {
                         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -444,6 +517,8 @@ public final class RedshiftTwin implements AutoCloseable {
                         body.write(m.body(), rest, m.body().length - rest);
                         m = new Msg('P', body.toByteArray());
                     }
+                } else if (m.type() == 'B') {
+                    m = bindNames(m);
                 }
                 rewritten.add(m);
             }
@@ -517,6 +592,50 @@ public final class RedshiftTwin implements AutoCloseable {
                 reply.add(new Msg('Z', new byte[] {(byte) status}));
             }
             endCapture(reply);
+        }
+
+        /**
+         * A Bind of a catalog query with every text parameter over 63 bytes replaced by its
+         * stand-in ({@link TwinNames}); other Binds as they are.
+         */
+        private Msg bindNames(Msg bind) throws IOException {
+            byte[] body = bind.body();
+            String portal = cstring(body, 0);
+            int at = portal.getBytes(StandardCharsets.UTF_8).length + 1;
+            String statement = cstring(body, at);
+            if (!catalogStatements.getOrDefault(statement, false)) {
+                return bind;
+            }
+            ByteBuffer in = ByteBuffer.wrap(body);
+            in.position(at + statement.getBytes(StandardCharsets.UTF_8).length + 1);
+            short[] formats = new short[in.getShort()];
+            for (int i = 0; i < formats.length; i++) {
+                formats[i] = in.getShort();
+            }
+            int params = in.getShort();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(body, 0, in.position());
+            boolean changed = false;
+            for (int i = 0; i < params; i++) {
+                int len = in.getInt();
+                short format = formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : i];
+                byte[] value = len < 0 ? null : new byte[len];
+                if (value != null) {
+                    in.get(value);
+                }
+                if (value != null && format == 0 && len > TwinNames.POSTGRES_BYTES) {
+                    String text = new String(value, StandardCharsets.UTF_8);
+                    byte[] stored = TwinNames.stored(text).getBytes(StandardCharsets.UTF_8);
+                    changed |= stored.length != value.length;
+                    value = stored;
+                }
+                out.write(ByteBuffer.allocate(4).putInt(value == null ? -1 : value.length).array());
+                if (value != null) {
+                    out.write(value);
+                }
+            }
+            out.write(body, in.position(), body.length - in.position());
+            return changed ? new Msg('B', out.toByteArray()) : bind;
         }
 
         private String batchSql(Msg parse) {
@@ -716,12 +835,6 @@ public final class RedshiftTwin implements AutoCloseable {
         /** Whether {@link #refusal} may refuse {@code sql}, without counting an injection. */
         private boolean mayRefuse(String sql) {
             String bare = withoutLiterals(sql);
-            Matcher quoted = QUOTED.matcher(bare);
-            while (quoted.find()) {
-                if (quoted.group(1).getBytes(StandardCharsets.UTF_8).length > 63) {
-                    return true;
-                }
-            }
             return failures.entrySet().stream()
                             .anyMatch(f -> f.getValue() > 0 && f.getKey().matcher(sql).find())
                     || REFUSED.keySet().stream().anyMatch(p -> p.matcher(bare).find())
@@ -739,15 +852,6 @@ public final class RedshiftTwin implements AutoCloseable {
                 }
             }
             String bare = withoutLiterals(sql);
-            Matcher quoted = QUOTED.matcher(bare);
-            while (quoted.find()) {
-                String name = quoted.group(1).replace("\"\"", "\"");
-                if (name.getBytes(StandardCharsets.UTF_8).length > 63) {
-                    return "the twin's PostgreSQL keeps 63 bytes of a name, Redshift 127: \""
-                            + name
-                            + "\" cannot be stored as it is (Redshift twin)";
-                }
-            }
             for (Map.Entry<Pattern, String> r : REFUSED.entrySet()) {
                 if (r.getKey().matcher(bare).find() && !isCopy(sql)) {
                     return "Redshift does not support " + r.getValue() + " (Redshift twin)";
@@ -774,9 +878,12 @@ public final class RedshiftTwin implements AutoCloseable {
         return sql.stripLeading().regionMatches(true, 0, "COPY", 0, 4);
     }
 
-    /** What PostgreSQL runs for what Redshift would: VARBYTE(n) is bytea. */
+    /**
+     * What PostgreSQL runs for what Redshift would: VARBYTE(n) is bytea, and a name over 63 bytes
+     * is its stand-in ({@link TwinNames}).
+     */
     static String rewrite(String sql) {
-        return VARBYTE.matcher(sql).replaceAll("bytea");
+        return TwinNames.forward(VARBYTE.matcher(sql).replaceAll("bytea"));
     }
 
     private static List<String> dataRow(Msg m) {

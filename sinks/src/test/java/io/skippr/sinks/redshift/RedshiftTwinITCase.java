@@ -150,6 +150,101 @@ class RedshiftTwinITCase {
         }
     }
 
+    /**
+     * Passes when a 100-character table and column name (over PostgreSQL's 63 bytes, under
+     * Redshift's 127) behave through the twin as on Redshift: created, loaded by COPY from a
+     * manifest, read back by their names with the full names in the result's metadata and in the
+     * dialect's catalog lookup, and a second long name sharing the first 63 bytes is a table of its
+     * own.
+     */
+    @Test
+    void namesOver63BytesBehaveAsOnRedshift() throws Exception {
+        String longTable = "t".repeat(70) + "_long_table_" + "u".repeat(18);
+        String twinTable = "t".repeat(70) + "_long_table_" + "v".repeat(18);
+        String longColumn = "c".repeat(45) + "_column_" + "d".repeat(47);
+        assertThat(longTable).hasSize(100);
+        assertThat(longColumn).hasSize(100);
+        StreamSchema stream =
+                new StreamSchema(
+                        "t",
+                        List.of(
+                                new Column("id", DataType.INT64, false),
+                                new Column(longColumn, DataType.STRING, true)),
+                        List.of("id"));
+        RedshiftDatabase db = redshift.database();
+        StagingTable table = StagingTable.of(db.dialect(), this.schema, longTable, stream, "{}");
+        try (StagedFileLoader loader = new StagedFileLoader(db.stage(), StagedLayout.DEFAULT)) {
+            loader.create(table);
+            for (int i = 1; i <= 3; i++) {
+                loader.write(table, longRow(i, "v" + i), i - 1);
+            }
+            loader.finish();
+        }
+        String manifest =
+                "s3://"
+                        + redshift.bucket
+                        + "/"
+                        + StagedLayout.DEFAULT.manifest(this.schema, longTable);
+        try (Connection c = db.connect();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA \"" + this.schema + "\"");
+            st.execute(table.create(db.dialect()));
+            st.execute(
+                    "CREATE TABLE \""
+                            + this.schema
+                            + "\".\""
+                            + twinTable
+                            + "\" (id bigint, "
+                            + longColumn
+                            + " varchar(10))");
+            c.setAutoCommit(false);
+            db.copy().load(c, db.dialect().qualified(this.schema, longTable), manifest);
+            c.commit();
+            c.setAutoCommit(true);
+            assertThat(db.dialect().columns(c, this.schema, longTable).keySet())
+                    .startsWith("id", longColumn);
+            assertThat(db.dialect().columns(c, this.schema, twinTable).keySet())
+                    .containsExactly("id", longColumn);
+            List<String> rows = new java.util.ArrayList<>();
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT id, \""
+                                    + longColumn
+                                    + "\" FROM \""
+                                    + this.schema
+                                    + "\".\""
+                                    + longTable
+                                    + "\" ORDER BY id")) {
+                assertThat(rs.getMetaData().getColumnLabel(2)).isEqualTo(longColumn);
+                while (rs.next()) {
+                    rows.add(rs.getLong(1) + "|" + rs.getString(2));
+                }
+            }
+            assertThat(rows).containsExactly("1|v1", "2|v2", "3|v3");
+            assertThat(
+                            count(
+                                    st,
+                                    "SELECT count(*), 0 FROM \""
+                                            + this.schema
+                                            + "\".\""
+                                            + twinTable
+                                            + "\""))
+                    .isEqualTo("0/0");
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT table_name FROM information_schema.tables WHERE table_schema"
+                                    + " = '"
+                                    + this.schema
+                                    + "' ORDER BY table_name")) {
+                List<String> tables = new java.util.ArrayList<>();
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+                assertThat(tables).containsExactlyInAnyOrder(longTable, twinTable);
+            }
+        }
+    }
+
     /** Passes when a COPY the twin does not implement, or of a missing manifest, fails. */
     @Test
     void aCopyTheTwinDoesNotImplementOrOfAMissingManifestFails() throws Exception {
@@ -186,6 +281,18 @@ class RedshiftTwinITCase {
                         1,
                         io.skippr.core.record.Operation.INSERT,
                         new Object[] {id, txt, raw, java.time.Instant.ofEpochSecond(epochSecond)},
+                        "p" + id,
+                        null,
+                        0)
+                .identified("id" + id, 0);
+    }
+
+    private static Row longRow(long id, String value) {
+        return new Row(
+                        "t",
+                        1,
+                        io.skippr.core.record.Operation.INSERT,
+                        new Object[] {id, value},
                         "p" + id,
                         null,
                         0)
