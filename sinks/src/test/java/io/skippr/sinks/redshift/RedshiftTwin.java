@@ -1048,46 +1048,43 @@ public final class RedshiftTwin implements AutoCloseable {
             if (!url.startsWith("s3://")) {
                 throw new IllegalArgumentException("COPY reads s3:// URLs, not " + url);
             }
-            {
-                JsonNode manifest;
-                try {
-                    manifest = JSON.readTree(get(client, url));
-                } catch (NoSuchKeyException e) {
-                    throw new IllegalArgumentException(
-                            "Problem reading manifest file - S3ServiceException:The specified key"
-                                    + " does not exist.,Status 404,Error NoSuchKey,Rid twin:"
-                                    + " "
-                                    + url);
-                }
-                if (!manifest.path("entries").isArray()) {
-                    throw new IllegalArgumentException(
-                            "Manifest file is not in correct json format");
-                }
-                ByteArrayOutputStream all = new ByteArrayOutputStream();
-                for (JsonNode entry : manifest.path("entries")) {
-                    String file = entry.path("url").asText();
-                    byte[] bytes;
-                    try {
-                        bytes = get(client, file);
-                    } catch (NoSuchKeyException e) {
-                        if (entry.path("mandatory").asBoolean(false)) {
-                            throw new IllegalArgumentException(
-                                    "Manifest file contains mandatory file which was not found: "
-                                            + file);
-                        }
-                        continue;
-                    }
-                    if (gzip) {
-                        try (InputStream in =
-                                new GZIPInputStream(new java.io.ByteArrayInputStream(bytes))) {
-                            in.transferTo(all);
-                        }
-                    } else {
-                        all.write(bytes);
-                    }
-                }
-                return all.toByteArray();
+            JsonNode manifest;
+            try {
+                manifest = JSON.readTree(get(client, url));
+            } catch (NoSuchKeyException e) {
+                throw new IllegalArgumentException(
+                        "Problem reading manifest file - S3ServiceException:The specified key"
+                                + " does not exist.,Status 404,Error NoSuchKey,Rid twin:"
+                                + " "
+                                + url);
             }
+            if (!manifest.path("entries").isArray()) {
+                throw new IllegalArgumentException("Manifest file is not in correct json format");
+            }
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            for (JsonNode entry : manifest.path("entries")) {
+                String file = entry.path("url").asText();
+                byte[] bytes;
+                try {
+                    bytes = get(client, file);
+                } catch (NoSuchKeyException e) {
+                    if (entry.path("mandatory").asBoolean(false)) {
+                        throw new IllegalArgumentException(
+                                "Manifest file contains mandatory file which was not found: "
+                                        + file);
+                    }
+                    continue;
+                }
+                if (gzip) {
+                    try (InputStream in =
+                            new GZIPInputStream(new java.io.ByteArrayInputStream(bytes))) {
+                        in.transferTo(all);
+                    }
+                } else {
+                    all.write(bytes);
+                }
+            }
+            return all.toByteArray();
         }
 
         private static byte[] get(S3Client client, String url) {
