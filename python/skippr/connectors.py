@@ -80,7 +80,7 @@ class DataSourcePostgres(Connector):
 
     _role = "data_source"
     _kind = "Postgres"
-    _secrets = ("password", )
+    _secrets = ("password",)
 
     def __init__(
         self,
@@ -127,7 +127,7 @@ class DataSinkAMQP(Connector):
 
     _role = "data_sink"
     _kind = "AMQP"
-    _secrets = ("password", )
+    _secrets = ("password",)
 
     def __init__(
         self,
@@ -248,7 +248,7 @@ class DataSinkAzureBlob(Connector):
 
     _role = "data_sink"
     _kind = "AzureBlob"
-    _secrets = ("account_key", )
+    _secrets = ("account_key",)
 
     def __init__(
         self,
@@ -322,7 +322,7 @@ class DataSinkClickHouse(Connector):
 
     _role = "data_sink"
     _kind = "ClickHouse"
-    _secrets = ("password", )
+    _secrets = ("password",)
 
     def __init__(
         self,
@@ -357,7 +357,7 @@ class DataSinkDatabricks(Connector):
 
     _role = "data_sink"
     _kind = "Databricks"
-    _secrets = ("access_token", )
+    _secrets = ("access_token",)
 
     def __init__(
         self,
@@ -487,7 +487,7 @@ class DataSinkMotherDuck(Connector):
 
     _role = "data_sink"
     _kind = "MotherDuck"
-    _secrets = ("token", )
+    _secrets = ("token",)
 
     def __init__(
         self,
@@ -519,7 +519,7 @@ class DataSinkPostgres(Connector):
 
     _role = "data_sink"
     _kind = "Postgres"
-    _secrets = ("password", )
+    _secrets = ("password",)
 
     def __init__(
         self,
@@ -565,7 +565,7 @@ class DataSinkRedshift(Connector):
 
     _role = "data_sink"
     _kind = "Redshift"
-    _secrets = ("password", )
+    _secrets = ("password",)
 
     def __init__(
         self,
@@ -663,7 +663,7 @@ class DataSinkSFTP(Connector):
 
     _role = "data_sink"
     _kind = "SFTP"
-    _secrets = ("password", "private_key_passphrase", )
+    _secrets = ("password", "private_key_passphrase",)
 
     def __init__(
         self,
@@ -714,7 +714,7 @@ class DataSinkSkipprLake(Connector):
 
     _role = "data_sink"
     _kind = "SkipprLake"
-    _secrets = ("catalog_password", )
+    _secrets = ("catalog_password",)
 
     def __init__(
         self,
@@ -759,7 +759,7 @@ class DataSinkSnowflake(Connector):
 
     _role = "data_sink"
     _kind = "Snowflake"
-    _secrets = ("password", "private_key_passphrase", )
+    _secrets = ("password", "private_key_passphrase",)
 
     def __init__(
         self,
@@ -814,7 +814,7 @@ class DataSinkSynapse(Connector):
 
     _role = "data_sink"
     _kind = "Synapse"
-    _secrets = ("password", )
+    _secrets = ("password",)
 
     def __init__(
         self,
@@ -958,7 +958,7 @@ class SchemaSinkSkipprLake(Connector):
 
     _role = "schema_sink"
     _kind = "SkipprLake"
-    _secrets = ("catalog_password", )
+    _secrets = ("catalog_password",)
 
     def __init__(
         self,

@@ -99,9 +99,12 @@ public final class PythonConnectors {
         List<String> secrets =
                 kind.fields().stream().filter(Field::isSecret).map(Field::name).toList();
         if (!secrets.isEmpty()) {
-            out.append("    _secrets = (");
-            secrets.forEach(f -> out.append("\"").append(f).append("\", "));
-            out.append(")\n");
+            out.append("    _secrets = (")
+                    .append(
+                            secrets.stream()
+                                    .map(f -> "\"" + f + "\",")
+                                    .collect(java.util.stream.Collectors.joining(" ")))
+                    .append(")\n");
         }
         out.append("\n");
         out.append("    def __init__(\n        self,\n");
