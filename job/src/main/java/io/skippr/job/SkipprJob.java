@@ -5,6 +5,7 @@ import io.skippr.config.ConfigDiscovery;
 import io.skippr.config.ConfigException;
 import io.skippr.config.ConfiguredPipeline;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -64,20 +65,21 @@ public final class SkipprJob {
 
     /**
      * A continuous job keeps its checkpoints in a folder of its pipeline's, {@code
-     * <execution.checkpointing.dir>/<pipeline>/<job id>/chk-N}, so that the newest one of a
-     * pipeline can be found to resume from ({@code scripts/flink resume --pipeline P}).
+     * <execution.checkpointing.dir>/<pipeline>/<job id>/chk-N}, and its savepoints (taken without a
+     * folder named) in {@code <execution.checkpointing.savepoint-dir>/<pipeline>/}, so that the
+     * newest of a pipeline can be found to resume from ({@code scripts/flink resume --pipeline P}).
      */
     static void checkpointsOf(StreamExecutionEnvironment flink, String pipeline) {
-        flink.getConfiguration()
-                .getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
-                .ifPresent(
-                        dir -> {
-                            Configuration conf = new Configuration();
-                            conf.set(
-                                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-                                    dir.replaceAll("/+$", "") + "/" + pipeline);
-                            flink.configure(conf);
-                        });
+        Configuration conf = new Configuration();
+        for (var option :
+                List.of(
+                        CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                        CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
+            flink.getConfiguration()
+                    .getOptional(option)
+                    .ifPresent(dir -> conf.set(option, dir.replaceAll("/+$", "") + "/" + pipeline));
+        }
+        flink.configure(conf);
     }
 
     /** The job's arguments; a mistake is a {@link ConfigException} naming it. */
