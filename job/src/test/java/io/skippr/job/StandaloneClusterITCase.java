@@ -250,7 +250,7 @@ class StandaloneClusterITCase {
             if (now.get(0) >= rows) {
                 return;
             }
-            Thread.sleep(500);
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
         }
         fail("the sink holds " + now + " rows, not " + rows + logs(clusterDir));
     }

@@ -1,6 +1,7 @@
 package io.skippr.sinks.postgres;
 
 import io.skippr.core.record.DataType;
+import io.skippr.sinks.sql.PgCatalog;
 import io.skippr.sinks.sql.SqlDialect;
 import io.skippr.sinks.sql.SqlNames;
 import io.skippr.sinks.sql.TypeChange;
@@ -70,42 +71,13 @@ public final class PostgresDialect implements SqlDialect {
 
     @Override
     public boolean schemaExists(Connection c, String schema) throws SQLException {
-        try (PreparedStatement st =
-                c.prepareStatement("SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?")) {
-            st.setString(1, schema);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return PgCatalog.schemaExists(c, schema);
     }
 
     @Override
     public LinkedHashMap<String, String> columns(Connection c, String schema, String table)
             throws SQLException {
-        try (PreparedStatement st =
-                c.prepareStatement(
-                        "SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod)"
-                                + " FROM pg_catalog.pg_class c"
-                                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                                + " LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid"
-                                + " AND a.attnum > 0 AND NOT a.attisdropped"
-                                + " WHERE n.nspname = ? AND c.relname = ?"
-                                + " ORDER BY a.attnum")) {
-            st.setString(1, schema);
-            st.setString(2, table);
-            try (ResultSet rs = st.executeQuery()) {
-                LinkedHashMap<String, String> columns = null;
-                while (rs.next()) {
-                    if (columns == null) {
-                        columns = new LinkedHashMap<>();
-                    }
-                    if (rs.getString(1) != null) {
-                        columns.put(rs.getString(1), rs.getString(2));
-                    }
-                }
-                return columns;
-            }
-        }
+        return PgCatalog.columns(c, schema, table, t -> t);
     }
 
     @Override
