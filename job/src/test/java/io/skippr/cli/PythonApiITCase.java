@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.skippr.job.TestPostgres;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,12 +148,9 @@ class PythonApiITCase {
     /** A skipprd launcher on this test's class path, as the Python package runs it. */
     private static Path launcher(Path file) throws IOException {
         Files.createDirectories(file.getParent());
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-                .forEach(command::add);
-        command.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path")));
+        List<String> command = new ArrayList<>(SkipprdProcess.javaAndOpens());
+        command.add("-Xmx512m");
+        command.addAll(ClassDataArchive.jvm());
         command.add(Skipprd.class.getName());
         String quoted =
                 command.stream()

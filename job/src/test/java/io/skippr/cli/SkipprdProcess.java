@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Starts {@code skipprd} as a process of its own on the test class path, as a user's shell would:
- * its standard output and error go to {@code <name>.out} and {@code <name>.err} in the folder.
+ * its standard output and error go to {@code <name>.out} and {@code <name>.err} in the folder. The
+ * class path comes packed in jars with a class-data archive ({@link ClassDataArchive}), so that
+ * each process starts faster.
  */
 public final class SkipprdProcess {
     private SkipprdProcess() {}
@@ -26,14 +28,9 @@ public final class SkipprdProcess {
     public static Process start(
             Path dir, String name, Map<String, String> env, List<String> jvmArgs, String... args)
             throws java.io.IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-                .forEach(command::add);
+        List<String> command = new ArrayList<>(javaAndOpens());
         command.addAll(jvmArgs);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.addAll(ClassDataArchive.jvm());
         command.add(Skipprd.class.getName());
         command.addAll(List.of(args));
         ProcessBuilder builder =
@@ -43,6 +40,16 @@ public final class SkipprdProcess {
                         .redirectError(dir.resolve(name + ".err").toFile());
         builder.environment().putAll(env);
         return builder.start();
+    }
+
+    /** The {@code java} executable and this JVM's {@code --add-opens} and {@code --add-exports}. */
+    static List<String> javaAndOpens() {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-exports"))
+                .forEach(command::add);
+        return command;
     }
 
     /**
