@@ -32,9 +32,11 @@ final class LoadChecker extends ProcessFunction<SourceRecord, SourceRecord> {
     public void processElement(SourceRecord record, Context ctx, Collector<SourceRecord> out) {
         if (schemas == null) {
             schemas = new HashMap<>();
-            deadlettered = new StreamCounters(Progress.LOAD_DEADLETTERED, getRuntimeContext());
+            deadlettered =
+                    new StreamCounters(Progress.LOAD_DEADLETTERED, pipeline, getRuntimeContext());
         }
         if (record instanceof SchemaChange change) {
+            deadlettered.add(change.stream(), 0);
             schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
                     .put(change.schema().version(), change.schema());
         } else if (record instanceof Row row) {

@@ -45,7 +45,8 @@ final class LoadProber extends AbstractStreamOperator<SourceRecord>
         super.open();
         schemas = new HashMap<>();
         held = new ArrayList<>();
-        deadlettered = new StreamCounters(Progress.LOAD_DEADLETTERED, getRuntimeContext());
+        deadlettered =
+                new StreamCounters(Progress.LOAD_DEADLETTERED, pipeline, getRuntimeContext());
         session = probe.open(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
     }
 
@@ -73,6 +74,7 @@ final class LoadProber extends AbstractStreamOperator<SourceRecord>
         }
         release();
         if (record instanceof SchemaChange change) {
+            deadlettered.add(change.stream(), 0);
             schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
                     .put(change.schema().version(), change.schema());
         }

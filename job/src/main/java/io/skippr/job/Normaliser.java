@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -33,8 +32,8 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
 
     private final String pipeline;
     private transient Map<String, Map<Long, StreamSchema>> schemas;
-    private transient Map<String, LongCounter> counters;
-    private transient Map<String, LongCounter> deadletterCounters;
+    private transient StreamCounters read;
+    private transient StreamCounters deadlettered;
     private transient SkipprId.Hasher ids;
 
     Normaliser(String pipeline) {
@@ -45,19 +44,21 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
     public void processElement(SourceRecord record, Context ctx, Collector<SourceRecord> out) {
         if (schemas == null) {
             schemas = new HashMap<>();
-            counters = new HashMap<>();
-            deadletterCounters = new HashMap<>();
+            read = new StreamCounters(Progress.READ, pipeline, getRuntimeContext());
+            deadlettered = new StreamCounters(Progress.DEADLETTERED, pipeline, getRuntimeContext());
             ids = new SkipprId.Hasher();
         }
         if (record instanceof SchemaChange change) {
+            read.add(change.stream(), 0); // a stream's metrics show from its first schema
+            deadlettered.add(change.stream(), 0);
             schemas.computeIfAbsent(change.stream(), s -> new HashMap<>())
                     .put(change.schema().version(), change.schema());
             out.collect(change);
         } else if (record instanceof Row row) {
-            count(Progress.READ, row.stream());
+            read.add(row.stream(), 1);
             normalise(row, ctx, out);
         } else if (record instanceof Undecodable u) {
-            count(Progress.READ, u.stream());
+            read.add(u.stream(), 1);
             deadletter(ctx, u.stream(), "UndecodableRecord", u.error(), u.position(), u.payload());
         } else if (record instanceof ReadPosition position) {
             out.collect(position);
@@ -131,7 +132,7 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
             String message,
             String position,
             String payload) {
-        count(Progress.DEADLETTERED, stream);
+        deadlettered.add(stream, 1);
         ctx.output(
                 DEADLETTERS,
                 new Deadletter(
@@ -143,19 +144,6 @@ final class Normaliser extends ProcessFunction<SourceRecord, SourceRecord> {
                         nowMicros(),
                         position,
                         payload));
-    }
-
-    /** Adds one to a stream's counter; {@code what} is one of the {@link Progress} kinds. */
-    private void count(String what, String stream) {
-        Map<String, LongCounter> perStream =
-                Progress.READ.equals(what) ? counters : deadletterCounters;
-        LongCounter counter = perStream.get(stream);
-        if (counter == null) {
-            counter = new LongCounter();
-            getRuntimeContext().addAccumulator(Progress.accumulator(what, stream), counter);
-            perStream.put(stream, counter);
-        }
-        counter.add(1);
     }
 
     static long nowMicros() {

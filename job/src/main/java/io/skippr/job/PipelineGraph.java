@@ -189,7 +189,7 @@ public final class PipelineGraph {
             deadletters = deadletters.union(probed.getSideOutput(Normaliser.DEADLETTERS));
         }
         DataStream<SourceRecord> counted =
-                probed.process(new WrittenCounter(), SerializerTypeInfo.SOURCE_RECORD)
+                probed.process(new WrittenCounter(name), SerializerTypeInfo.SOURCE_RECORD)
                         .uid(uid(name, sinkRole + "/count"))
                         .name(uid(name, sinkRole + "/count"));
         java.util.List<SkipprSink> sinks = new java.util.ArrayList<>(java.util.List.of(sink));

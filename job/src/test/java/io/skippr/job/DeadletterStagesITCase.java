@@ -12,6 +12,7 @@ import io.skippr.core.record.StreamSchema;
 import io.skippr.core.record.Undecodable;
 import io.skippr.core.serde.SerializerTypeInfo;
 import io.skippr.core.spi.FailPoint;
+import io.skippr.core.spi.RowCheck;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import java.nio.file.Path;
@@ -107,6 +108,38 @@ class DeadletterStagesITCase {
                                 + " Parquet timestamps (microseconds since 1970 in 64 bits) @orders|id=5"
                                 + " {\"id\":5,\"amount\":1.00,\"at\":\"+300000-01-01T00:00:00Z\"}",
                         "transform UndecodableRecord invalid JSON: unexpected end @f#9 {not json");
+    }
+
+    /**
+     * A sink's row check and its load probe run chained in one task and both count load-stage
+     * deadletters of a stream: before, the second to register its count failed the job ("The
+     * accumulator 'skippr.load-deadlettered.orders' already exists").
+     */
+    @Test
+    void twoLoadChecksInOneTaskBothDeadletterTheSameStream() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        DataStream<SourceRecord> source =
+                env.fromData(
+                        SerializerTypeInfo.SOURCE_RECORD,
+                        new SchemaChange(SCHEMA),
+                        row("orders|id=1", 1L, "1.00", null),
+                        row("orders|id=2", 2L, "2.00", null),
+                        row("orders|id=3", 3L, "3.00", null));
+        RowCheck refuseTwo = (schema, r) -> r.position().endsWith("=2") ? "two" : null;
+        RowCheck refuseThree = (schema, r) -> r.position().endsWith("=3") ? "three" : null;
+        SingleOutputStreamOperator<SourceRecord> first =
+                source.process(new LoadChecker("p", refuseTwo), SerializerTypeInfo.SOURCE_RECORD);
+        SingleOutputStreamOperator<SourceRecord> second =
+                first.process(new LoadChecker("p", refuseThree), SerializerTypeInfo.SOURCE_RECORD);
+        DataStream<String> out =
+                first.getSideOutput(Normaliser.DEADLETTERS)
+                        .union(second.getSideOutput(Normaliser.DEADLETTERS))
+                        .map(d -> d.stage() + " " + d.errorMessage(), Types.STRING);
+
+        var result = out.executeAndCollect("two load checks", 10);
+
+        assertThat(result).containsExactlyInAnyOrder("load two", "load three");
     }
 
     private static String describe(Deadletter d) {

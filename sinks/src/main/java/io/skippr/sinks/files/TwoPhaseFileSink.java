@@ -1,6 +1,7 @@
 package io.skippr.sinks.files;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.CommitMetrics;
 import io.skippr.core.spi.FailPoint;
 import java.io.IOException;
 import java.util.Collection;
@@ -60,8 +61,11 @@ public final class TwoPhaseFileSink
 
     @Override
     public Committer<StagedFile> createCommitter(CommitterInitContext context) {
-        return failPoint.around(
-                new FileCommitter(settings.store(), settings.pipeline(), settings.deadletterRun()));
+        return CommitMetrics.around(
+                failPoint.around(
+                        new FileCommitter(
+                                settings.store(), settings.pipeline(), settings.deadletterRun())),
+                context.metricGroup());
     }
 
     @Override

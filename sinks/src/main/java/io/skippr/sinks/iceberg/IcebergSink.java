@@ -1,6 +1,7 @@
 package io.skippr.sinks.iceberg;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.CommitMetrics;
 import io.skippr.core.spi.FailPoint;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
@@ -54,8 +55,11 @@ public final class IcebergSink
 
     @Override
     public Committer<IcebergCommittable> createCommitter(CommitterInitContext context) {
-        return failPoint.around(
-                new IcebergCommitter(settings, job(context.getJobInfo().getJobId().toHexString())));
+        return CommitMetrics.around(
+                failPoint.around(
+                        new IcebergCommitter(
+                                settings, job(context.getJobInfo().getJobId().toHexString()))),
+                context.metricGroup());
     }
 
     private static String job(String hex) {

@@ -1,6 +1,7 @@
 package io.skippr.sinks.sql;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.core.spi.CommitMetrics;
 import io.skippr.core.spi.FailPoint;
 import java.io.IOException;
 import java.util.Collection;
@@ -79,9 +80,12 @@ public final class SqlSink
     @Override
     public Committer<SqlCommittable> createCommitter(CommitterInitContext context) {
         if (settings.bounded()) {
-            return new SqlCommitter(settings, SqlCommitter.Scope.NONE);
+            return CommitMetrics.around(
+                    new SqlCommitter(settings, SqlCommitter.Scope.NONE), context.metricGroup());
         }
-        return failPoint.around(new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT));
+        return CommitMetrics.around(
+                failPoint.around(new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)),
+                context.metricGroup());
     }
 
     @Override
