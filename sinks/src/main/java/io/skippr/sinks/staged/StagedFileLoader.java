@@ -4,9 +4,6 @@ import io.skippr.core.record.Row;
 import io.skippr.sinks.sql.StagingLoader;
 import io.skippr.sinks.sql.StagingTable;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +11,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Stages a writer's rows as files: each staging table of the SQL family becomes a staged set of
- * gzipped CSV parts ({@link StagedCsv}) written to local temporary files, rolled at {@link
- * #PART_BYTES} of CSV; {@link #finish} uploads the parts, then the manifest listing exactly them
- * ({@link StagedLayout}). Only a set whose manifest is in the stage is loaded by a commit, so a set
- * cut short by a failure is never half-loaded.
+ * parts in the warehouse's {@link StagedFormat} (gzipped CSV unless it says otherwise) written to
+ * local temporary files, rolled at {@link #PART_BYTES} written; {@link #finish} uploads the parts,
+ * then the manifest listing exactly them ({@link StagedLayout}). Only a set whose manifest is in
+ * the stage is loaded by a commit, so a set cut short by a failure is never half-loaded.
  */
 public final class StagedFileLoader implements StagingLoader {
     /** CSV bytes per part before the next part starts (before compression). */
@@ -29,25 +25,27 @@ public final class StagedFileLoader implements StagingLoader {
 
     private final Stage stage;
     private final StagedLayout layout;
+    private final StagedFormat format;
     private final Map<String, Pending> pending = new LinkedHashMap<>();
 
     public StagedFileLoader(Stage stage, StagedLayout layout) {
+        this(stage, layout, StagedFormat.CSV_GZIP);
+    }
+
+    public StagedFileLoader(Stage stage, StagedLayout layout, StagedFormat format) {
         this.stage = stage;
         this.layout = layout;
+        this.format = format;
     }
 
     /** One staged set being written: its finished parts and the part being written. */
     private static final class Pending {
         final StagingTable table;
-        final StagedCsv csv;
         final List<Path> parts = new ArrayList<>();
-        final StringBuilder line = new StringBuilder();
-        Writer out;
-        long bytes;
+        StagedFormat.Part out;
 
         Pending(StagingTable table) {
             this.table = table;
-            this.csv = new StagedCsv(table.schema());
         }
     }
 
@@ -62,11 +60,9 @@ public final class StagedFileLoader implements StagingLoader {
         if (p.out != null) {
             p.out.close();
         }
-        Path file = Files.createTempFile("skippr-staged-", ".csv.gz");
+        Path file = Files.createTempFile("skippr-staged-", format.extension());
         p.parts.add(file);
-        OutputStream gzip = new GZIPOutputStream(Files.newOutputStream(file), 1 << 16);
-        p.out = new OutputStreamWriter(gzip, StandardCharsets.UTF_8);
-        p.bytes = 0;
+        p.out = format.open(p.table, file);
     }
 
     @Override
@@ -75,13 +71,10 @@ public final class StagedFileLoader implements StagingLoader {
         if (p == null) {
             throw new IOException("staged set " + table.name() + " was not created");
         }
-        if (p.bytes >= PART_BYTES) {
+        if (p.out.bytes() >= PART_BYTES) {
             roll(p);
         }
-        p.line.setLength(0);
-        p.csv.append(p.line, row, seq);
-        p.out.append(p.line);
-        p.bytes += p.line.length();
+        p.out.write(row, seq);
     }
 
     @Override
@@ -101,7 +94,7 @@ public final class StagedFileLoader implements StagingLoader {
         String schema = p.table.schemaName();
         StringBuilder manifest = new StringBuilder("{\"entries\":[");
         for (int i = 0; i < p.parts.size(); i++) {
-            String key = layout.part(schema, p.table.name(), i);
+            String key = layout.part(schema, p.table.name(), i, format.extension());
             stage.put(key, p.parts.get(i), Map.of());
             manifest.append(i == 0 ? "" : ",")
                     .append("{\"url\":\"")

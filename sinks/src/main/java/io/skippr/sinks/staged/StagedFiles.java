@@ -58,8 +58,17 @@ public final class StagedFiles implements Staging {
     /** S3 returns user-metadata keys in lower case. */
     private static final String COMMENT_KEY = StagedLayout.COMMENT;
 
+    /**
+     * Removes the set's files, and its staging table where a commit of it stopped after loading it
+     * (a warehouse whose statements each commit alone keeps it: Databricks); elsewhere there is
+     * none.
+     */
     @Override
-    public void discard(Connection c, SqlSinkSettings settings, String name) throws IOException {
+    public void discard(Connection c, SqlSinkSettings settings, String name)
+            throws SQLException, IOException {
+        try (Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS " + settings.qualified(name));
+        }
         remove(settings, name);
     }
 

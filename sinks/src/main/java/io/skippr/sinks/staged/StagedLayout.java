@@ -27,7 +27,12 @@ public record StagedLayout(String root) implements Serializable {
     }
 
     public String part(String schema, String name, int part) {
-        return folder(schema) + name + "/part-" + String.format("%05d", part) + ".csv.gz";
+        return part(schema, name, part, ".csv.gz");
+    }
+
+    /** Part {@code part} of a set, in a format whose files end in {@code extension}. */
+    public String part(String schema, String name, int part, String extension) {
+        return folder(schema) + name + "/part-" + String.format("%05d", part) + extension;
     }
 
     /** The prefix every object of the set starts with (its manifest and its folder). */
