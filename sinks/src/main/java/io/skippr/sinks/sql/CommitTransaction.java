@@ -114,9 +114,7 @@ public final class CommitTransaction {
         List<MarkerTable.Marker> rows = markerRows(sorted);
         checkStaging(c, sorted);
         applyAll(c, sorted);
-        for (MarkerTable.Marker marker : rows) {
-            markers.insert(c, marker);
-        }
+        markers.insert(c, rows);
         dropStaging(c, sorted);
     }
 
@@ -547,7 +545,12 @@ public final class CommitTransaction {
                 values.add(
                         staged.equals(type)
                                 ? dialect.quote(name)
-                                : "CAST(" + dialect.quote(name) + " AS " + type + ")");
+                                : "CAST("
+                                        + dialect.quote(name)
+                                        + " AS "
+                                        + type
+                                        + ") AS "
+                                        + dialect.quote(name));
             }
             columns.add(dialect.quote(SqlNames.ID));
             columns.add(dialect.quote(SqlNames.SYNCED_AT));
@@ -555,14 +558,13 @@ public final class CommitTransaction {
             values.add(dialect.quote(SqlNames.SYNCED_AT));
             MarkerTable.execute(
                     c,
-                    "INSERT INTO "
-                            + settings.qualified(table)
-                            + " ("
-                            + String.join(", ", columns)
-                            + ") SELECT "
-                            + String.join(", ", values)
-                            + " FROM "
-                            + settings.qualified(committable.staging()));
+                    dialect.append(
+                            settings.qualified(table),
+                            columns,
+                            "SELECT "
+                                    + String.join(", ", values)
+                                    + " FROM "
+                                    + settings.qualified(committable.staging())));
         }
     }
 

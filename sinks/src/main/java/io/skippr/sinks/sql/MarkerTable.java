@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -152,6 +153,45 @@ public final class MarkerTable {
 
     /** The type of a position the source sent ({@link ReadPositions}), not a row's cursor. */
     public static final String READ = CommittedPosition.READ;
+
+    /**
+     * Inserts {@code rows} in one statement, so that a database whose statements each commit alone
+     * (Databricks) never shows part of a bounded run's marker rows.
+     */
+    public void insert(Connection c, List<Marker> rows) throws SQLException {
+        if (rows.size() == 1) {
+            insert(c, rows.get(0));
+            return;
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        StringBuilder sql =
+                new StringBuilder("INSERT INTO ")
+                        .append(qualified)
+                        .append(
+                                " (pipeline, sink, run, checkpoint, subtask, parallelism,"
+                                        + " bounded, write_mode, rows, positions) VALUES");
+        for (int i = 0; i < rows.size(); i++) {
+            sql.append(i == 0 ? " " : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        }
+        try (PreparedStatement st = c.prepareStatement(sql.toString())) {
+            int p = 0;
+            for (Marker m : rows) {
+                st.setString(++p, settings.pipeline());
+                st.setString(++p, settings.sink());
+                st.setLong(++p, m.run());
+                st.setLong(++p, m.checkpoint());
+                st.setInt(++p, m.subtask());
+                st.setInt(++p, m.parallelism());
+                st.setBoolean(++p, settings.bounded());
+                st.setString(++p, settings.mode().label());
+                st.setLong(++p, m.rows());
+                st.setString(++p, toJson(m.positions()));
+            }
+            st.executeUpdate();
+        }
+    }
 
     public void insert(Connection c, Marker m) throws SQLException {
         try (PreparedStatement st =

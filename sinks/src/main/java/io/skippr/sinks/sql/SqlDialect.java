@@ -181,6 +181,15 @@ public interface SqlDialect extends Serializable {
             String cursor);
 
     /**
+     * The statement that appends the rows of {@code select} (whose columns are named as the quoted
+     * {@code columns}) to {@code target}: {@code INSERT … SELECT}. A database whose statements each
+     * commit alone (Databricks) returns one that a repeat leaves as it is.
+     */
+    default String append(String target, List<String> columns, String select) {
+        return "INSERT INTO " + target + " (" + String.join(", ", columns) + ") " + select;
+    }
+
+    /**
      * {@link #merge} as the statements to run in order; one unless a database has no single
      * statement for it (Redshift: delete and insert).
      */
