@@ -315,7 +315,7 @@ final class CopyInto {
                         "SELECT column_name, udt_name FROM information_schema.columns"
                                 + " WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position")) {
             st.setString(1, table.pgSchema());
-            st.setString(2, table.name());
+            st.setString(2, UnityCatalog.standIn(table.name()));
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     columns.put(rs.getString(1), rs.getString(2));
@@ -340,7 +340,7 @@ final class CopyInto {
             Map<String, String> columns = columns(table);
             List<String> missing = new ArrayList<>();
             for (String c : fileColumns.keySet()) {
-                if (!columns.containsKey(UnityCatalog.fold(c))) {
+                if (!columns.containsKey(UnityCatalog.standIn(UnityCatalog.fold(c)))) {
                     missing.add(c);
                 }
             }
@@ -365,17 +365,17 @@ final class CopyInto {
                             "ALTER TABLE "
                                     + table.pg()
                                     + " ADD COLUMN "
-                                    + SqlTokens.quote(UnityCatalog.fold(c))
+                                    + SqlTokens.quote(UnityCatalog.standIn(UnityCatalog.fold(c)))
                                     + " "
                                     + pgType);
                 }
-                columns.put(UnityCatalog.fold(c), pgType);
+                columns.put(UnityCatalog.standIn(UnityCatalog.fold(c)), pgType);
             }
             List<String> targets = new ArrayList<>();
             List<String> selects = new ArrayList<>();
             List<Boolean> binary = new ArrayList<>();
             for (String c : fileColumns.keySet()) {
-                String target = UnityCatalog.fold(c);
+                String target = UnityCatalog.standIn(UnityCatalog.fold(c));
                 boolean bytes = columns.get(target).equals("bytea");
                 targets.add(SqlTokens.quote(target));
                 binary.add(bytes);

@@ -20,7 +20,8 @@ import java.util.Set;
  * {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] t (c TYPE [NOT NULL], ...) [USING DELTA]},
  * {@code DROP CATALOG|SCHEMA|DATABASE|VOLUME|TABLE [IF EXISTS] ... [CASCADE|RESTRICT]} and {@code
  * ALTER TABLE t ADD COLUMN[S] ...}. Anything else (options, locations, comments, constraints,
- * {@code AS SELECT}, external volumes, other {@code ALTER}s) is refused.
+ * external volumes, other {@code ALTER}s) is refused. {@code CREATE [OR REPLACE] TABLE t AS
+ * <query>} runs the query through PostgreSQL.
  */
 final class Ddl {
     private final Connection pg;
@@ -141,6 +142,9 @@ final class Ddl {
                         }
                         throw DatabricksError.tableExists(table.display());
                     }
+                    if (i < tokens.size() && tokens.get(i).is("AS")) {
+                        return createAsSelect(table, exists, tokens.subList(i + 1, tokens.size()));
+                    }
                     String columns = columns(tokens, i);
                     try (Statement st = pg.createStatement()) {
                         if (exists) {
@@ -164,6 +168,35 @@ final class Ddl {
                 }
             }
             default -> throw DatabricksError.unsupported(verb + " " + object);
+        }
+        return Result.empty();
+    }
+
+    /**
+     * {@code CREATE [OR REPLACE] TABLE t AS <query>}: the table, dropped first when it exists (in
+     * Delta the replacement is one new version of the table; here both happen in the statement's
+     * transaction, so no reader sees the table missing). The query's columns and types become the
+     * table's. A query with parameter markers is refused.
+     */
+    private Result createAsSelect(Table table, boolean exists, List<Token> query)
+            throws DatabricksError, SQLException {
+        if (query.isEmpty()
+                || !(query.get(0).is("SELECT")
+                        || query.get(0).is("WITH")
+                        || query.get(0).is("("))) {
+            throw DatabricksError.syntax(
+                    query.isEmpty() ? "end of input" : "'" + query.get(0).text() + "'");
+        }
+        PostgresText text = new PostgresText(pg, catalog, defaults, java.util.Map.of());
+        String sql = text.of(query);
+        if (!text.binds.isEmpty()) {
+            throw DatabricksError.unsupported("parameter markers in CREATE TABLE ... AS SELECT");
+        }
+        try (Statement st = pg.createStatement()) {
+            if (exists) {
+                st.execute("DROP TABLE " + table.pg());
+            }
+            st.execute("CREATE TABLE " + table.pg() + " AS " + sql);
         }
         return Result.empty();
     }
@@ -241,7 +274,7 @@ final class Ddl {
         UnityCatalog.checkLength(name);
         Type type = PostgresText.type(tokens, i + 1, tokens.size());
         int next = type.next();
-        String sql = SqlTokens.quote(name) + " " + type.pg();
+        String sql = SqlTokens.quote(UnityCatalog.standIn(name)) + " " + type.pg();
         if (next + 1 < tokens.size()
                 && tokens.get(next).is("NOT")
                 && tokens.get(next + 1).is("NULL")) {

@@ -96,6 +96,19 @@ public final class FakeDatabricks implements AutoCloseable {
         return pg(pgDatabase);
     }
 
+    /**
+     * The name a table or column named {@code name} has in the backing database: in lower case, and
+     * under a 63-byte stand-in when longer than PostgreSQL keeps (see the README).
+     */
+    public static String backingName(String name) {
+        return UnityCatalog.standIn(UnityCatalog.fold(name));
+    }
+
+    /** The Databricks name of a backing table's or column's name ({@link #backingName}). */
+    public static String databricksName(String backingName) {
+        return UnityCatalog.original(backingName);
+    }
+
     /** Statements pending or running now. */
     public long running() {
         return statementApi.running();

@@ -411,6 +411,68 @@ class FakeDatabricksITCase {
                 .isEqualTo("42P01");
     }
 
+    /**
+     * Passes when a 100-character table and column name (Databricks takes 255, PostgreSQL 63 bytes)
+     * are created, loaded and read back whole, a second name with the same first 63 bytes is a
+     * table of its own, and a name over 255 characters is refused.
+     */
+    @Test
+    void namesOver63BytesBehaveAsOnDatabricks() throws Exception {
+        String table = "t".repeat(60) + "_long_table_" + "x".repeat(28);
+        String twin = "t".repeat(60) + "_long_table_" + "y".repeat(28);
+        String column = "C".repeat(70) + "_column_" + "d".repeat(22);
+        ok("CREATE TABLE `" + table + "` (`" + column + "` BIGINT, v STRING)");
+        ok("CREATE TABLE `" + twin + "` (`" + column + "` BIGINT)");
+        ok("INSERT INTO `" + table + "` VALUES (1, 'a'), (2, 'b')");
+        ok("INSERT INTO `" + twin + "` VALUES (7)");
+        JsonNode answer = execute("SELECT * FROM `" + table + "` ORDER BY `" + column + "`");
+        assertThat(answer.at("/manifest/schema/columns/0/name").asText())
+                .isEqualTo(column.toLowerCase(java.util.Locale.ROOT));
+        assertThat(rows("SELECT `" + column + "`, v FROM `" + table + "` ORDER BY 1"))
+                .containsExactly(List.of("1", "a"), List.of("2", "b"));
+        assertThat(rows("SELECT count(*), sum(`" + column + "`) FROM `" + twin + "`"))
+                .containsExactly(List.of("1", "7"));
+        assertThat(
+                        failed("CREATE TABLE `" + "z".repeat(256) + "` (a INT)")
+                                .at("/error/message")
+                                .asText())
+                .startsWith(
+                        "[UNSUPPORTED_FEATURE.FAKE_DATABRICKS] The feature is not supported: an"
+                                + " identifier longer than 255 characters");
+    }
+
+    /**
+     * Passes when {@code CREATE OR REPLACE TABLE t AS SELECT} replaces an existing table's columns
+     * and rows with the query's (exact rows and checksum), {@code CREATE TABLE t AS SELECT} of an
+     * existing table fails with Databricks' error and changes nothing, and a failed replacement
+     * leaves the old table.
+     */
+    @Test
+    void createOrReplaceTableAsSelectReplacesTheTableInOneStatement() throws Exception {
+        ok("CREATE TABLE ctas_old (id BIGINT, v STRING)");
+        ok("INSERT INTO ctas_old VALUES (1, 'old')");
+        ok("CREATE TABLE ctas_new (id BIGINT, v STRING, amount DECIMAL(10,2))");
+        ok("INSERT INTO ctas_new VALUES (2, 'new 2', 2.50), (3, 'new 3', NULL)");
+        ok("CREATE OR REPLACE TABLE ctas_old AS SELECT * FROM ctas_new");
+        List<List<String>> replaced = rows("SELECT id, v, amount FROM ctas_old ORDER BY id");
+        assertThat(replaced)
+                .containsExactly(
+                        List.of("2", "new 2", "2.50"), java.util.Arrays.asList("3", "new 3", null));
+        String checksum = sha256(replaced);
+        assertThat(
+                        failed("CREATE TABLE ctas_old AS SELECT * FROM ctas_new")
+                                .at("/error/message")
+                                .asText())
+                .startsWith("[TABLE_OR_VIEW_ALREADY_EXISTS]");
+        assertThat(
+                        failed("CREATE OR REPLACE TABLE ctas_old AS SELECT * FROM no_such_table")
+                                .at("/error/message")
+                                .asText())
+                .startsWith("[TABLE_OR_VIEW_NOT_FOUND]");
+        assertThat(sha256(rows("SELECT id, v, amount FROM ctas_old ORDER BY id")))
+                .isEqualTo(checksum);
+    }
+
     @Test
     void whatTheFakeDoesNotImplementIsRefusedWithADatabricksError() throws Exception {
         JsonNode status = failed("SHOW TABLES");

@@ -112,7 +112,7 @@ final class MergeInto {
                         "SELECT column_name FROM information_schema.columns"
                                 + " WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position")) {
             st.setString(1, table.pgSchema());
-            st.setString(2, table.name());
+            st.setString(2, UnityCatalog.standIn(table.name()));
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     columns.add(rs.getString(1));

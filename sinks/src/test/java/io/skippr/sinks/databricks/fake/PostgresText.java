@@ -442,7 +442,7 @@ final class PostgresText {
     private static String identifier(String name) throws DatabricksError {
         String folded = UnityCatalog.fold(name);
         UnityCatalog.checkLength(folded);
-        return SqlTokens.quote(folded);
+        return SqlTokens.quote(UnityCatalog.standIn(folded));
     }
 
     private static String symbol(String s) {

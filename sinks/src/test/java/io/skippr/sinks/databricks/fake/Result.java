@@ -81,7 +81,7 @@ final class Result {
 
     private static Column column(ResultSetMetaData meta, int i)
             throws SQLException, DatabricksError {
-        String name = meta.getColumnLabel(i);
+        String name = UnityCatalog.original(meta.getColumnLabel(i));
         String pgType = meta.getColumnTypeName(i);
         return switch (pgType) {
             case "int8" -> Column.of(name, "LONG", "BIGINT");

@@ -58,7 +58,7 @@ final class UnityCatalog {
     /** A table's names in Databricks and its place in PostgreSQL. */
     record Table(String catalog, String schema, String name, String pgSchema) {
         String pg() {
-            return SqlTokens.quote(pgSchema) + "." + SqlTokens.quote(name);
+            return SqlTokens.quote(pgSchema) + "." + SqlTokens.quote(standIn(name));
         }
 
         String display() {
@@ -117,23 +117,76 @@ final class UnityCatalog {
                 pg.prepareStatement(
                         "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?")) {
             st.setString(1, t.pgSchema());
-            st.setString(2, t.name());
+            st.setString(2, standIn(t.name()));
             try (ResultSet rs = st.executeQuery()) {
                 return rs.next();
             }
         }
     }
 
-    /** Refuses a name PostgreSQL would cut; Databricks takes up to 255 characters. */
+    /** Databricks' longest table and column name, in characters. */
+    static final int MAX_NAME_CHARS = 255;
+
+    /** Refuses a name longer than Databricks' 255 characters. */
     static void checkLength(String name) throws DatabricksError {
-        if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > PG_NAME_BYTES) {
+        if (name.codePointCount(0, name.length()) > MAX_NAME_CHARS) {
             throw DatabricksError.unsupported(
                     "an identifier longer than "
-                            + PG_NAME_BYTES
-                            + " bytes in UTF-8 ("
+                            + MAX_NAME_CHARS
+                            + " characters ("
                             + DatabricksError.display(name)
                             + ")");
         }
+    }
+
+    /** The names {@link #standIn} gave, to the names they stand for. */
+    private static final java.util.Map<String, String> ORIGINALS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The name a (folded) table or column name has in PostgreSQL: itself up to PostgreSQL's 63
+     * bytes; a longer one, which Databricks keeps whole and PostgreSQL would cut silently, is kept
+     * under a deterministic stand-in (its first bytes, {@code _}, 12 hex digits of its SHA-256),
+     * which answers and messages map back ({@link #original}).
+     */
+    static String standIn(String name) {
+        byte[] utf8 = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (utf8.length <= PG_NAME_BYTES) {
+            return name;
+        }
+        String hash;
+        try {
+            hash =
+                    java.util.HexFormat.of()
+                            .formatHex(
+                                    java.security.MessageDigest.getInstance("SHA-256").digest(utf8))
+                            .substring(0, 12);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        StringBuilder prefix = new StringBuilder();
+        int bytes = 0;
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            int n =
+                    new String(Character.toChars(cp))
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                            .length;
+            if (bytes + n > PG_NAME_BYTES - 13) {
+                break;
+            }
+            prefix.appendCodePoint(cp);
+            bytes += n;
+            i += Character.charCount(cp);
+        }
+        String standIn = prefix + "_" + hash;
+        ORIGINALS.put(standIn, name);
+        return standIn;
+    }
+
+    /** The Databricks name of a PostgreSQL name {@link #standIn} gave; other names as they are. */
+    static String original(String pgName) {
+        return ORIGINALS.getOrDefault(pgName, pgName);
     }
 
     void createCatalog(Connection pg, String catalog, boolean ifNotExists)
