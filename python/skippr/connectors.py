@@ -349,10 +349,12 @@ class DataSinkDatabricks(Connector):
 
     Args:
         server_hostname: Workspace host name. Required.
-        http_path: HTTP path of the SQL warehouse. Required.
+        http_path: HTTP path of the SQL warehouse (/sql/1.0/warehouses/<id>). Required.
         access_token: Personal access token. Required. Secret: prefer an EnvRef.
         catalog: Unity Catalog catalog. Default: main.
         schema: Schema the tables are created in. Default: default.
+        volume: Unity Catalog volume of the schema that Skippr stages Parquet files in (created if absent). Default: skippr_staging.
+        endpoint: URL of the workspace's REST APIs, for tests and private deployments (default: https://<server_hostname>).
     """
 
     _role = "data_sink"
@@ -367,6 +369,8 @@ class DataSinkDatabricks(Connector):
         access_token: Optional[Union[str, EnvRef]] = None,
         catalog: Optional[Union[str, EnvRef]] = None,
         schema: Optional[Union[str, EnvRef]] = None,
+        volume: Optional[Union[str, EnvRef]] = None,
+        endpoint: Optional[Union[str, EnvRef]] = None,
     ) -> None:
         super().__init__(
             ("server_hostname", server_hostname),
@@ -374,6 +378,8 @@ class DataSinkDatabricks(Connector):
             ("access_token", access_token),
             ("catalog", catalog),
             ("schema", schema),
+            ("volume", volume),
+            ("endpoint", endpoint),
         )
 
 

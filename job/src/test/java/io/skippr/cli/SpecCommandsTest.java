@@ -190,6 +190,56 @@ class SpecCommandsTest {
                 """));
     }
 
+    /** Not on the page: Databricks' fields, the volume and endpoint included. */
+    @Test
+    void connectDataSinkDatabricks() throws IOException {
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-sink",
+                        "databricks",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "lakehouse",
+                        "--server-hostname",
+                        "dbc-1234.cloud.databricks.com",
+                        "--http-path",
+                        "/sql/1.0/warehouses/abc123",
+                        "--access-token",
+                        "${DATABRICKS_TOKEN}",
+                        "--catalog",
+                        "analytics",
+                        "--schema",
+                        "raw",
+                        "--volume",
+                        "skippr_files",
+                        "--endpoint",
+                        "https://private.example.com");
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.out())
+                .isEqualTo(
+                        "Wrote data_sinks.lakehouse (Databricks) as the data sink of pipeline"
+                                + " 'orders' in "
+                                + dir.resolve("skippr.yml")
+                                + "\n");
+        assertThat(((Map<?, ?>) saved().get("data_sinks")).get("lakehouse"))
+                .isEqualTo(
+                        SpecExamples.parse(
+                                """
+                Databricks:
+                  server_hostname: dbc-1234.cloud.databricks.com
+                  http_path: /sql/1.0/warehouses/abc123
+                  access_token: ${DATABRICKS_TOKEN}
+                  catalog: analytics
+                  schema: raw
+                  volume: skippr_files
+                  endpoint: https://private.example.com
+                """));
+    }
+
     @Test
     void connectDataSourceCreatesThePipeline() throws IOException {
         CliRun run =

@@ -21,12 +21,12 @@ public final class DataSinkDatabricks extends Connector<DataSinkDatabricks> {
         return set("server_hostname", value);
     }
 
-    /** HTTP path of the SQL warehouse. Required. */
+    /** HTTP path of the SQL warehouse (/sql/1.0/warehouses/<id>). Required. */
     public DataSinkDatabricks httpPath(String value) {
         return set("http_path", value);
     }
 
-    /** HTTP path of the SQL warehouse. Required. From an environment variable. */
+    /** HTTP path of the SQL warehouse (/sql/1.0/warehouses/<id>). Required. From an environment variable. */
     public DataSinkDatabricks httpPath(EnvRef value) {
         return set("http_path", value);
     }
@@ -59,5 +59,25 @@ public final class DataSinkDatabricks extends Connector<DataSinkDatabricks> {
     /** Schema the tables are created in. Default: default. From an environment variable. */
     public DataSinkDatabricks schema(EnvRef value) {
         return set("schema", value);
+    }
+
+    /** Unity Catalog volume of the schema that Skippr stages Parquet files in (created if absent). Default: skippr_staging. */
+    public DataSinkDatabricks volume(String value) {
+        return set("volume", value);
+    }
+
+    /** Unity Catalog volume of the schema that Skippr stages Parquet files in (created if absent). Default: skippr_staging. From an environment variable. */
+    public DataSinkDatabricks volume(EnvRef value) {
+        return set("volume", value);
+    }
+
+    /** URL of the workspace's REST APIs, for tests and private deployments (default: https://<server_hostname>). */
+    public DataSinkDatabricks endpoint(String value) {
+        return set("endpoint", value);
+    }
+
+    /** URL of the workspace's REST APIs, for tests and private deployments (default: https://<server_hostname>). From an environment variable. */
+    public DataSinkDatabricks endpoint(EnvRef value) {
+        return set("endpoint", value);
     }
 }

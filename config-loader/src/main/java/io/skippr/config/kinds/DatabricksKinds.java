@@ -15,14 +15,28 @@ public final class DatabricksKinds implements KindProvider {
                         .description("Loads Delta tables through a Databricks SQL warehouse")
                         .fields(
                                 Field.string("server_hostname", "Workspace host name").required(),
-                                Field.string("http_path", "HTTP path of the SQL warehouse")
+                                Field.string(
+                                                "http_path",
+                                                "HTTP path of the SQL warehouse"
+                                                        + " (/sql/1.0/warehouses/<id>)")
                                         .required(),
                                 Field.string("access_token", "Personal access token")
                                         .required()
                                         .secret(),
                                 Field.string("catalog", "Unity Catalog catalog").defaultsTo("main"),
                                 Field.string("schema", "Schema the tables are created in")
-                                        .defaultsTo("default"))
+                                        .defaultsTo("default"),
+                                Field.string(
+                                                "volume",
+                                                "Unity Catalog volume of the schema that Skippr"
+                                                        + " stages Parquet files in (created if"
+                                                        + " absent)")
+                                        .defaultsTo("skippr_staging"),
+                                Field.string(
+                                        "endpoint",
+                                        "URL of the workspace's REST APIs, for tests and private"
+                                                + " deployments (default:"
+                                                + " https://<server_hostname>)"))
                         .build());
     }
 }

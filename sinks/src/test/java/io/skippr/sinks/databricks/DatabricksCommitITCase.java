@@ -1,0 +1,382 @@
+package io.skippr.sinks.databricks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.Operation;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SkipprId;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.databricks.fake.FakeDatabricks;
+import io.skippr.sinks.sql.SqlCommittable;
+import io.skippr.sinks.sql.SqlCommitter;
+import io.skippr.sinks.sql.SqlDatabase;
+import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.SqlStagingWriter;
+import io.skippr.sinks.sql.Staging;
+import io.skippr.sinks.sql.StagingLoader;
+import io.skippr.sinks.sql.WriteMode;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Databricks sink's commit against the fake Databricks, where every statement commits alone: a
+ * commit stopped between any two of its statements and repeated lands each row once.
+ */
+class DatabricksCommitITCase {
+    static final StreamSchema ORDERS =
+            new StreamSchema(
+                    "orders",
+                    List.of(Column.of("id", DataType.INT64), Column.of("amount", DataType.INT32)),
+                    List.of("id"),
+                    "id");
+
+    static FakeDatabricks fake;
+
+    @BeforeAll
+    static void start() throws Exception {
+        fake = FakeDatabricks.start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        fake.close();
+    }
+
+    /**
+     * Passes when an append commit stopped right before its marker row (after COPY INTO the staging
+     * table and the insert into the target had committed, each on its own) is asked to be retried,
+     * the retry adds no row twice (count and sum of the ten rows, exactly), removes the staged
+     * files and the staging table, and a replay is signalled as committed before.
+     */
+    @Test
+    void anAppendStoppedBeforeItsMarkerRowLandsEachRowOnceWhenRepeated() throws Exception {
+        String schema = schema();
+        Stopping db = new Stopping(database(schema));
+        SqlSinkSettings settings =
+                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
+        Collection<SqlCommittable> committables = stage(settings, rows(1, 10, 0, List.of()));
+        assertThat(staged(schema)).as("the staged part and its manifest").hasSize(2);
+        Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, committables)).containsExactly("retry");
+            assertThat(count(schema)).as("the rows landed before the marker").isEqualTo("10/550");
+            assertThat(markers(schema)).isZero();
+            assertThat(commit(committer, committables)).containsExactly("committed");
+            assertThat(count(schema)).isEqualTo("10/550");
+            assertThat(markers(schema)).isEqualTo(1);
+            assertThat(staged(schema)).as("staged files after the commit").isEmpty();
+            assertThat(tables(schema)).containsExactlyInAnyOrder("_skippr_commits", "orders");
+            assertThat(commit(committer, committables)).containsExactly("already committed");
+            assertThat(count(schema)).isEqualTo("10/550");
+        }
+    }
+
+    /**
+     * Passes when a merge commit stopped right before its marker row, and one stopped right after
+     * its COPY INTO, both converge when repeated: updates applied once, the deleted key gone, each
+     * key once (count and sum exact).
+     */
+    @Test
+    void aMergeStoppedBetweenItsStatementsConvergesWhenRepeated() throws Exception {
+        String schema = schema();
+        Stopping db = new Stopping(database(schema));
+        SqlSinkSettings settings =
+                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.MERGE);
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            Collection<SqlCommittable> first = stage(settings, rows(1, 10, 0, List.of()));
+            Stopping.STOP.put(db.id, Pattern.compile("^MERGE INTO"));
+            assertThat(commit(committer, first)).containsExactly("retry");
+            assertThat(count(schema))
+                    .as("stopped after COPY INTO, the target created")
+                    .isEqualTo("0/0");
+            assertThat(commit(committer, first)).containsExactly("committed");
+            assertThat(count(schema)).isEqualTo("10/550");
+
+            // ids 1-5 get amount + 1, id 10 is deleted
+            List<Row> changes = new ArrayList<>(rows(1, 5, 1, List.of()));
+            changes.addAll(rows(10, 10, 0, List.of(10L)));
+            Collection<SqlCommittable> second = stage(settings, changes, 2L);
+            Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
+            assertThat(commit(committer, second)).containsExactly("retry");
+            assertThat(count(schema)).as("merged before the marker").isEqualTo("9/455");
+            assertThat(commit(committer, second)).containsExactly("committed");
+            assertThat(count(schema)).isEqualTo("9/455");
+            assertThat(markers(schema)).isEqualTo(2);
+            assertThat(staged(schema)).isEmpty();
+        }
+    }
+
+    private static String schema() {
+        return "skippr_dbx_commit_" + Long.toHexString(System.nanoTime() >>> 8);
+    }
+
+    static DatabricksDatabase database(String schema) {
+        DatabricksWorkspace workspace =
+                DatabricksWorkspace.of(
+                        "127.0.0.1",
+                        "/sql/1.0/warehouses/" + FakeDatabricks.WAREHOUSE_ID,
+                        fake.token(),
+                        fake.url());
+        return new DatabricksDatabase(
+                workspace, "main", new VolumeStage(workspace, "main", schema, "skippr_staging"));
+    }
+
+    private static Collection<SqlCommittable> stage(SqlSinkSettings settings, List<Row> rows)
+            throws Exception {
+        return stage(settings, rows, 1L);
+    }
+
+    private static Collection<SqlCommittable> stage(
+            SqlSinkSettings settings, List<Row> rows, long checkpoint) throws Exception {
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.of(checkpoint - 1), List.of())) {
+            writer.write(new SchemaChange(ORDERS), null);
+            for (Row row : rows) {
+                writer.write(row, null);
+            }
+            return writer.prepareCommit();
+        }
+    }
+
+    /** Rows {@code from..to} with amount {@code id * 10 + plus}; ids in {@code deleted} deleted. */
+    private static List<Row> rows(long from, long to, int plus, List<Long> deleted) {
+        List<Row> rows = new ArrayList<>();
+        for (long id = from; id <= to; id++) {
+            String position = "orders#" + id + "#" + plus + (deleted.contains(id) ? "d" : "");
+            rows.add(
+                    new Row(
+                            "orders",
+                            ORDERS.version(),
+                            deleted.contains(id) ? Operation.DELETE : Operation.INSERT,
+                            new Object[] {id, (int) id * 10 + plus},
+                            position,
+                            SkipprId.of("orders", position),
+                            1_700_000_000_000_000L + plus));
+        }
+        return rows;
+    }
+
+    private static List<String> staged(String schema) throws IOException {
+        return database(schema).stage().list("skippr-staging/");
+    }
+
+    private static String count(String schema) throws Exception {
+        try (Connection c = database(schema).connect();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT count(*), coalesce(sum(amount), 0) FROM `"
+                                        + schema
+                                        + "`.`orders`")) {
+            rs.next();
+            return rs.getLong(1) + "/" + rs.getLong(2);
+        } catch (SQLException e) {
+            if (e.getMessage().contains("TABLE_OR_VIEW_NOT_FOUND")) {
+                return "no table";
+            }
+            throw e;
+        }
+    }
+
+    private static long markers(String schema) throws Exception {
+        try (Connection c = database(schema).connect();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT count(*) FROM `" + schema + "`.`_skippr_commits`")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The tables of the schema, from the fake's backing database. */
+    private static List<String> tables(String schema) throws Exception {
+        try (Connection c = fake.backing();
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT table_name FROM information_schema.tables WHERE"
+                                        + " table_schema = (SELECT pg_schema FROM \"_fake\".schemas"
+                                        + " WHERE catalog = 'main' AND name = '"
+                                        + schema
+                                        + "')")) {
+            List<String> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * The Databricks database, whose connections fail once, as a lost connection (SQL state 08006),
+     * at the first statement matching the pattern set for it: everything before it committed,
+     * nothing after it ran, as when the process stops there.
+     */
+    record Stopping(DatabricksDatabase inner, int id) implements SqlDatabase {
+        static final ConcurrentHashMap<Integer, Pattern> STOP = new ConcurrentHashMap<>();
+        private static final AtomicInteger IDS = new AtomicInteger();
+
+        Stopping(DatabricksDatabase inner) {
+            this(inner, IDS.incrementAndGet());
+        }
+
+        @Override
+        public DatabricksDialect dialect() {
+            return inner.dialect();
+        }
+
+        @Override
+        public Staging staging() {
+            return inner.staging();
+        }
+
+        @Override
+        public Connection connect() {
+            Connection c = inner.connect();
+            return (Connection)
+                    Proxy.newProxyInstance(
+                            getClass().getClassLoader(),
+                            new Class<?>[] {Connection.class},
+                            (self, m, args) -> {
+                                Object out = invoke(c, m, args);
+                                if (out instanceof Statement st) {
+                                    Class<?> type =
+                                            m.getName().equals("prepareStatement")
+                                                    ? java.sql.PreparedStatement.class
+                                                    : Statement.class;
+                                    String prepared =
+                                            m.getName().equals("prepareStatement")
+                                                    ? (String) args[0]
+                                                    : null;
+                                    return Proxy.newProxyInstance(
+                                            getClass().getClassLoader(),
+                                            new Class<?>[] {type},
+                                            (s2, m2, a2) -> {
+                                                if (m2.getName().startsWith("execute")) {
+                                                    String sql =
+                                                            prepared != null
+                                                                    ? prepared
+                                                                    : (String) a2[0];
+                                                    Pattern p = STOP.get(id);
+                                                    if (p != null && p.matcher(sql).find()) {
+                                                        STOP.remove(id);
+                                                        throw new SQLException(
+                                                                "injected stop before: " + sql,
+                                                                "08006");
+                                                    }
+                                                }
+                                                return invoke(st, m2, a2);
+                                            });
+                                }
+                                return out;
+                            });
+        }
+
+        private static Object invoke(Object target, java.lang.reflect.Method m, Object[] args)
+                throws Throwable {
+            try {
+                return m.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+
+        @Override
+        public StagingLoader loader(Connection connection) {
+            return inner.loader(connection);
+        }
+
+        @Override
+        public void checkAccess(Connection connection, String schema) throws IOException {
+            inner.checkAccess(connection, schema);
+        }
+
+        @Override
+        public IOException failure(String doing, SQLException e) {
+            return inner.failure(doing, e);
+        }
+
+        @Override
+        public boolean retriable(SQLException e) {
+            return inner.retriable(e);
+        }
+
+        @Override
+        public String describe() {
+            return inner.describe();
+        }
+    }
+
+    private static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> all)
+            throws Exception {
+        List<Request> requests = all.stream().map(Request::new).toList();
+        committer.commit(new ArrayList<>(requests));
+        return requests.stream().map(r -> r.signal).distinct().toList();
+    }
+
+    /** A commit request that records what the committer signalled. */
+    static final class Request implements Committer.CommitRequest<SqlCommittable> {
+        final SqlCommittable committable;
+        String signal = "committed";
+
+        Request(SqlCommittable committable) {
+            this.committable = committable;
+        }
+
+        @Override
+        public SqlCommittable getCommittable() {
+            return committable;
+        }
+
+        @Override
+        public int getNumberOfRetries() {
+            return 0;
+        }
+
+        @Override
+        public void signalFailedWithKnownReason(Throwable t) {
+            signal = "failed: " + t.getMessage();
+        }
+
+        @Override
+        public void signalFailedWithUnknownReason(Throwable t) {
+            throw new IllegalStateException(t);
+        }
+
+        @Override
+        public void retryLater() {
+            signal = "retry";
+        }
+
+        @Override
+        public void updateAndRetryLater(SqlCommittable committable) {
+            signal = "retry";
+        }
+
+        @Override
+        public void signalAlreadyCommitted() {
+            signal = "already committed";
+        }
+    }
+}
