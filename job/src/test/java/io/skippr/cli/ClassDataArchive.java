@@ -37,15 +37,12 @@ final class ClassDataArchive {
     }
 
     private static List<String> prepare() {
-        Path folder =
-                Path.of(
-                        System.getProperty("java.io.tmpdir"),
-                        "skippr-cds-" + ProcessHandle.current().pid());
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(folder)));
         List<String> flags = new ArrayList<>();
         // C1 only: the tests' runs are small, and C2 compiling start-up code costs them seconds
         flags.add("-XX:TieredStopAtLevel=1");
         try {
+            Path folder = Files.createTempDirectory("skippr-cds-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(folder)));
             String classPath = packed(folder);
             Path archive = folder.resolve("skipprd.jsa");
             if (train(folder, classPath, archive)) {
@@ -54,7 +51,10 @@ final class ClassDataArchive {
             }
             flags.add("-cp");
             flags.add(classPath);
-        } catch (IOException | InterruptedException e) {
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             System.err.println("ClassDataArchive: starting skipprd without an archive: " + e);
             flags.removeIf(flag -> !flag.startsWith("-XX:TieredStopAtLevel"));
             flags.add("-cp");

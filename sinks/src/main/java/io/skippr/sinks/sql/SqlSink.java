@@ -80,8 +80,8 @@ public final class SqlSink
     @Override
     public Committer<SqlCommittable> createCommitter(CommitterInitContext context) {
         if (settings.bounded()) {
-            return CommitMetrics.around(
-                    new SqlCommitter(settings, SqlCommitter.Scope.NONE), context.metricGroup());
+            // commits nothing: a bounded run commits once, at its end (SqlRunCommit)
+            return new SqlCommitter(settings, SqlCommitter.Scope.NONE);
         }
         return CommitMetrics.around(
                 failPoint.around(new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)),
