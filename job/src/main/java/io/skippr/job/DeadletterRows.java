@@ -3,6 +3,9 @@ package io.skippr.job;
 import io.skippr.core.record.Deadletter;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
+import io.skippr.job.deadletters.DeadletterReplay;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.util.Collector;
 
@@ -15,13 +18,18 @@ final class DeadletterRows implements FlatMapFunction<Deadletter, SourceRecord> 
     private static final long serialVersionUID = 1L;
 
     private final long dataRun;
+    private final HashMap<String, String> replayed;
     private transient boolean schemaSent;
 
     /**
      * @param dataRun the data sink's run ({@link io.skippr.core.spi.SkipprSink#nextRun})
+     * @param replayed in a replay, per stream and source position ({@code stream \0 position}), the
+     *     id of the deadletter replayed: a record that fails again becomes a deadletter of its own,
+     *     marked as a replay of that one ({@code replay:<id>|<position>}), not a copy of it
      */
-    DeadletterRows(long dataRun) {
+    DeadletterRows(long dataRun, Map<String, String> replayed) {
         this.dataRun = dataRun;
+        this.replayed = new HashMap<>(replayed);
     }
 
     @Override
@@ -30,6 +38,19 @@ final class DeadletterRows implements FlatMapFunction<Deadletter, SourceRecord> 
             out.collect(new SchemaChange(Deadletter.SCHEMA));
             schemaSent = true;
         }
-        out.collect(deadletter.toRow(dataRun));
+        String of = replayed.get(deadletter.stream() + "\u0000" + deadletter.position());
+        Deadletter row =
+                of == null
+                        ? deadletter
+                        : new Deadletter(
+                                deadletter.pipeline(),
+                                deadletter.stream(),
+                                deadletter.stage(),
+                                deadletter.errorClass(),
+                                deadletter.errorMessage(),
+                                deadletter.failedAtMicros(),
+                                DeadletterReplay.replayPosition(of, deadletter.position()),
+                                deadletter.payload());
+        out.collect(row.toRow(dataRun));
     }
 }

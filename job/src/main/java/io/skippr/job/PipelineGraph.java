@@ -10,6 +10,7 @@ import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.core.spi.SourceContext;
+import io.skippr.job.deadletters.DeadletterReplay;
 import io.skippr.sinks.wal.WalStore;
 import java.nio.file.Path;
 import java.util.Map;
@@ -32,17 +33,39 @@ public final class PipelineGraph {
      * What to run: a pipeline of a config, bounded or not, with the environment to resolve.
      *
      * @param failPoint a failure to inject, for recovery tests; {@link FailPoint#NONE} in real runs
+     * @param replay deadletters to send through the normalise and load stages in place of the
+     *     source's records ({@code skipprd deadletters replay}); null for a sync
      */
     public record Request(
             ConfiguredPipeline pipeline,
             boolean once,
             Map<String, String> env,
             Path stateDir,
-            FailPoint failPoint) {
+            FailPoint failPoint,
+            DeadletterReplay replay) {
         public Request(
                 ConfiguredPipeline pipeline, boolean once, Map<String, String> env, Path stateDir) {
             this(pipeline, once, env, stateDir, FailPoint.NONE);
         }
+
+        public Request(
+                ConfiguredPipeline pipeline,
+                boolean once,
+                Map<String, String> env,
+                Path stateDir,
+                FailPoint failPoint) {
+            this(pipeline, once, env, stateDir, failPoint, null);
+        }
+    }
+
+    /**
+     * The positions the pipeline's data sink (or WAL store) has committed, per stream: where the
+     * next bounded run starts, and, as {@link DeadletterReplay#STREAM}'s, the deadletters replayed.
+     */
+    public static Map<String, String> committedPositions(
+            ConfiguredPipeline pipeline, Map<String, String> env, Path stateDir) {
+        Request request = new Request(pipeline, false, env, stateDir);
+        return dataSink(request, pipeline.resolve(env)).committedPositions();
     }
 
     /** The uid of a pipeline's operator in a role: {@code orders/source}. */
@@ -108,6 +131,10 @@ public final class PipelineGraph {
         // checkpoint c arrive after c's snapshot and be committed as c+1's. A cluster setting
         // must not turn them on for Skippr's jobs.
         env.getCheckpointConfig().enableUnalignedCheckpoints(false);
+        if (request.replay() != null) {
+            // one reader of the deadletters: every normalise step sees the schemas before the rows
+            env.setParallelism(1);
+        }
 
         String sinkRole = run.dataSink() == null ? "wal" : "sink/" + run.dataSink().entry().name();
         var sourceFactory = Connectors.source(run.dataSource().entry().kind().name());
@@ -137,15 +164,31 @@ public final class PipelineGraph {
                         run.dataSource(),
                         request.once(),
                         sink.committedPositions());
-        var source = sourceFactory.create(sourceContext);
-
-        DataStream<SourceRecord> records =
-                env.fromSource(
-                                source,
-                                WatermarkStrategy.noWatermarks(),
-                                uid(name, "source"),
-                                SerializerTypeInfo.SOURCE_RECORD)
-                        .uid(uid(name, "source"));
+        DataStream<SourceRecord> records;
+        if (request.replay() == null) {
+            records =
+                    env.fromSource(
+                                    sourceFactory.create(sourceContext),
+                                    WatermarkStrategy.noWatermarks(),
+                                    uid(name, "source"),
+                                    SerializerTypeInfo.SOURCE_RECORD)
+                            .uid(uid(name, "source"));
+        } else {
+            String source =
+                    "data_sources."
+                            + run.dataSource().entry().name()
+                            + " ("
+                            + run.dataSource().entry().kind().name()
+                            + ")";
+            records =
+                    env.fromData(
+                                    SerializerTypeInfo.SOURCE_RECORD,
+                                    request.replay()
+                                            .records(source, streams, sink.committedPositions())
+                                            .toArray(SourceRecord[]::new))
+                            .uid(uid(name, "replay"))
+                            .name(uid(name, "replay"));
+        }
         if (!request.once()) {
             records =
                     records.transform(
@@ -210,7 +253,13 @@ public final class PipelineGraph {
             long dataRun = sink.nextRun();
             DataStream<SourceRecord> rows =
                     deadletters
-                            .flatMap(new DeadletterRows(dataRun), SerializerTypeInfo.SOURCE_RECORD)
+                            .flatMap(
+                                    new DeadletterRows(
+                                            dataRun,
+                                            request.replay() == null
+                                                    ? Map.of()
+                                                    : request.replay().origins()),
+                                    SerializerTypeInfo.SOURCE_RECORD)
                             .uid(uid(name, role + "/rows"))
                             .name(uid(name, role + "/rows"));
             SkipprSink deadletterSink =

@@ -2,6 +2,7 @@ package io.skippr.job;
 
 import io.skippr.config.ConfigDiscovery;
 import io.skippr.config.ConfiguredPipeline;
+import io.skippr.job.deadletters.Deadletters;
 import java.nio.file.Path;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -41,6 +42,15 @@ public final class Session {
             }
             return counters;
         }
+    }
+
+    /**
+     * The pipeline's deadletters, read back from its deadletter sink: {@code
+     * session.deadletters().list(DeadletterFilter.PENDING)} and {@code .replay(...)}, as {@code
+     * skipprd deadletters list} and {@code replay} do.
+     */
+    public Deadletters deadletters() {
+        return new Deadletters(pipeline, env);
     }
 
     /** The state folder this session's pipeline uses. */
