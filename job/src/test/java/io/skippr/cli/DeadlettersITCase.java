@@ -248,7 +248,7 @@ class DeadlettersITCase {
                 .isEqualTo(
                         "error: deadletter_sinks.rejects (Stdout) prints each deadletter as a line"
                                 + " and keeps nothing, so there is nothing to read back; to list and"
-                                + " replay deadletters, use a table (Postgres, DuckDB) or files"
+                                + " replay deadletters, use a table (Postgres, DuckDB, SkipprLake) or files"
                                 + " (LocalFile, S3, GCS, AzureBlob, SFTP) as the deadletter sink\n");
         Path none = config(null);
         CliRun replay =

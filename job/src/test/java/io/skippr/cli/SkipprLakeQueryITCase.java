@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The quickstart's files loaded into a SkipprLake (embedded catalog, local warehouse) by {@code
- * skipprd sync --once}, and its table queried by {@code skipprd query}, in-process.
+ * skipprd sync --once}, and its table queried by {@code skipprd query}, in-process; the malformed
+ * line's deadletter read back from a SkipprLake deadletter sink by {@code skipprd deadletters}.
  */
 class SkipprLakeQueryITCase {
     @TempDir Path dir;
@@ -30,12 +31,16 @@ class SkipprLakeQueryITCase {
                 dir.resolve("skippr.yml"),
                 "pipelines:\n  orders:\n    data_source: data_sources.shop_files\n"
                         + "    data_sink: data_sinks.lake\n"
+                        + "    deadletter_sink: deadletter_sinks.rejects\n"
                         + "data_sources:\n  shop_files:\n    LocalFile:\n"
                         + "      path: data/orders-*.csv\n      format: csv\n      stream: orders\n"
                         + "data_sinks:\n  lake:\n    schema_sink: schema_sinks.lake\n"
                         + lake.replace("      S", "    S").replace("        w", "      w")
                         + "schema_sinks:\n  lake:\n"
-                        + lake.replace("      S", "    S").replace("        w", "      w"));
+                        + lake.replace("      S", "    S").replace("        w", "      w")
+                        + "deadletter_sinks:\n  rejects:\n    SkipprLake:\n      warehouse: '"
+                        + dir.resolve("rejected")
+                        + "'\n");
     }
 
     @Test
@@ -89,6 +94,44 @@ class SkipprLakeQueryITCase {
                         -------+-----+--------
                         40     | 40  | 820    \n(1 row)
                         """);
+
+        // the deadletter, read back from the SkipprLake deadletter sink's Iceberg table
+        CliRun list =
+                CliRun.run(
+                        dir,
+                        env,
+                        "deadletters",
+                        "list",
+                        "--config",
+                        config.toString(),
+                        "--pipeline",
+                        "orders");
+        assertThat(list.exitCode()).as(list.all()).isZero();
+        assertThat(list.out())
+                .startsWith(
+                        "Pipeline orders: 1 deadletters in table skippr.skippr_deadletters of the"
+                                + " SkipprLake warehouse "
+                                + dir.resolve("rejected"))
+                .containsPattern(
+                        "\n     1  transform  UndecodableRecord: expected 5 fields as in the header"
+                                + " but found 6\n        orders at .*orders-2026-11-02\\.csv#\\d+\n$");
+        // a line the source could not decode is no row to replay: it is read again from the file
+        CliRun replay =
+                CliRun.run(
+                        dir,
+                        env,
+                        "deadletters",
+                        "replay",
+                        "--config",
+                        config.toString(),
+                        "--pipeline",
+                        "orders");
+        assertThat(replay.exitCode()).as(replay.all()).isZero();
+        assertThat(replay.out()).isEqualTo("No deadletters of pipeline orders to replay\n");
+        assertThat(replay.err())
+                .isEqualTo(
+                        "1 deadletters hold the text a source could not decode, not a row: correct"
+                                + " the source and sync it again to read them\n");
 
         CliRun bad =
                 CliRun.run(

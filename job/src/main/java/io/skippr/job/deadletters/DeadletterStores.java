@@ -11,6 +11,7 @@ import io.skippr.sinks.postgres.PostgresDatabase;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.s3.S3FileStore;
 import io.skippr.sinks.sftp.SftpFileStore;
+import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.util.Map;
@@ -48,11 +49,17 @@ public final class DeadletterStores {
                                                     s.string("credentials_file").orElse(null),
                                                     s.string("endpoint").orElse(null))),
                     "AzureBlob", DeadletterStores::azure,
-                    "SFTP", DeadletterStores::sftp);
+                    "SFTP", DeadletterStores::sftp,
+                    "SkipprLake",
+                            s ->
+                                    new LakeDeadletterStore(
+                                            SkipprLakeCatalog.of(
+                                                    "deadletter_sinks", s.entry().name(), s),
+                                            s.string("namespace").orElse("skippr")));
 
     private static final String USE_INSTEAD =
-            "; to list and replay deadletters, use a table (Postgres, DuckDB) or files (LocalFile,"
-                    + " S3, GCS, AzureBlob, SFTP) as the deadletter sink";
+            "; to list and replay deadletters, use a table (Postgres, DuckDB, SkipprLake) or files"
+                    + " (LocalFile, S3, GCS, AzureBlob, SFTP) as the deadletter sink";
 
     /**
      * The store of deadletter sink {@code entry} ({@code deadletter_sinks.<entry>}).
