@@ -14,6 +14,7 @@ applied and checked by its config loader, and pipelines run in it.
 
 from ._config import Config, ConfiguredPipeline, EntryRef, Pipeline
 from ._connector import Connector, EnvRef
+from ._deadletters import Deadletters
 from ._session import Session
 from .connectors import *  # noqa: F401,F403
 from .connectors import __all__ as _connectors
@@ -23,6 +24,7 @@ __all__ = [
     "Config",
     "ConfiguredPipeline",
     "Connector",
+    "Deadletters",
     "EntryRef",
     "EnvRef",
     "Pipeline",

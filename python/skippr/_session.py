@@ -24,6 +24,13 @@ class Session:
         self.pipeline = pipeline
         self.env = dict(env or {})
 
+    def deadletters(self) -> "Deadletters":
+        """The pipeline's deadletters, read back from its deadletter sink: ``.list(...)`` and
+        ``.replay(...)``, as ``skipprd deadletters list`` and ``replay`` do."""
+        from ._deadletters import Deadletters
+
+        return Deadletters(self)
+
     def sync(self, once: bool = False, log: bool = False) -> None:
         """Runs the pipeline: with ``once``, copies what the source holds now and returns; without,
         runs until stopped (Ctrl-C). Its output goes to this process's standard output and error.

@@ -118,6 +118,34 @@ class ApiTest(unittest.TestCase):
         self.assertEqual(DataSinkPostgres()._kind, "Postgres")
         self.assertEqual(DataSinkPostgres()._role, "data_sink")
 
+    def test_deadletters_a_stdout_sink_cannot_give_back_are_refused_with_the_reason(self):
+        with open(self.path, "w", encoding="utf-8") as f:
+            f.write(
+                "pipelines:\n"
+                "  orders: {data_source: data_sources.files, data_sink: data_sinks.out,"
+                " deadletter_sink: deadletter_sinks.rejects}\n"
+                "data_sources:\n"
+                "  files:\n"
+                "    LocalFile: {path: in/*.csv, format: csv, stream: orders}\n"
+                "data_sinks:\n"
+                "  out:\n"
+                "    LocalFile: {path: out}\n"
+                "deadletter_sinks:\n"
+                "  rejects:\n"
+                "    Stdout: {}\n"
+            )
+        session = skippr.Session(Config.load(self.path).get_pipeline("orders"))
+        for call in (session.deadletters().list, session.deadletters().replay):
+            with self.assertRaises(ConfigError) as raised:
+                call()
+            self.assertEqual(
+                str(raised.exception),
+                "deadletter_sinks.rejects (Stdout) prints each deadletter as a line and keeps"
+                " nothing, so there is nothing to read back; to list and replay deadletters, use a"
+                " table (Postgres, DuckDB, SkipprLake) or files (LocalFile, S3, GCS, AzureBlob,"
+                " SFTP) as the deadletter sink",
+            )
+
 
 if __name__ == "__main__":
     unittest.main()

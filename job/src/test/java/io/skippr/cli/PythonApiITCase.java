@@ -86,7 +86,8 @@ class PythonApiITCase {
     @Test
     void theSpecsRunExampleSyncsThePipelineOnce() throws Exception {
         try (TestPostgres source = new TestPostgres("skippr_py_app_");
-                TestPostgres raw = new TestPostgres("skippr_py_raw_")) {
+                TestPostgres raw = new TestPostgres("skippr_py_raw_");
+                TestPostgres rejects = new TestPostgres("skippr_py_rej_")) {
             source.exec(
                     "CREATE TABLE orders (id bigint PRIMARY KEY, amount numeric(12,2))",
                     "INSERT INTO orders SELECT g, g * 1.25 FROM generate_series(1, 300) g");
@@ -94,16 +95,35 @@ class PythonApiITCase {
                     dir.resolve("skippr.yml"),
                     "pipelines:\n  orders:\n    data_source: data_sources.app_db\n"
                             + "    data_sink: data_sinks.warehouse\n"
+                            + "    deadletter_sink: deadletter_sinks.rejects\n"
                             + "data_sources:\n  app_db:\n"
                             + source.sourceYaml("orders", null)
                             + "data_sinks:\n  warehouse:\n"
-                            + TestPostgres.sinkYaml(raw.schema));
+                            + TestPostgres.sinkYaml(raw.schema)
+                            + "deadletter_sinks:\n  rejects:\n"
+                            + TestPostgres.sinkYaml(rejects.schema));
 
-            runExample(
-                    "run_one_sync",
+            Map<String, String> env =
                     Map.of(
                             "PG_PASSWORD", TestPostgres.env("SKIPPR_TEST_PG_PASSWORD"),
-                            "SKIPPR_STATE_DIR", dir.resolve("state").toString()));
+                            "SKIPPR_STATE_DIR", dir.resolve("state").toString());
+            runExample("run_one_sync", env);
+            // a run without deadletters: list reads the sink, replay has nothing to send
+            Path deadletters = dir.resolve("deadletters.py");
+            Files.writeString(
+                    deadletters,
+                    "import skippr\n"
+                            + "session = skippr.Session(skippr.Config.discover().get_pipeline('orders'))\n"
+                            + "listed = session.deadletters().list(stage='load', since='1d')\n"
+                            + "print('listed', listed['pipeline'], listed['selected'], listed['total'])\n"
+                            + "print('replay', session.deadletters().replay())\n");
+            Map<String, String> all = new java.util.HashMap<>(env);
+            all.put("SKIPPR_SKIPPRD", skipprd.toString());
+            assertThat(run(dir, all, 300, python.toString(), deadletters.toString()))
+                    .contains(
+                            "listed orders 0 0\n"
+                                    + "replay {'replayed': 0, 'loaded': 0, 'failed_again': 0,"
+                                    + " 'not_replayable': 0}\n");
 
             String sum = "SELECT count(*), md5(string_agg(id || ':' || amount, ',' ORDER BY id))";
             assertThat(raw.one(sum + " FROM orders"))
