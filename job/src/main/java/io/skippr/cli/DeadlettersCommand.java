@@ -107,7 +107,7 @@ final class DeadlettersCommand {
             try {
                 return new DeadletterFilter(stage, reason, since(since), all);
             } catch (IllegalArgumentException e) {
-                throw new UsageException("--stage " + e.getMessage());
+                throw new UsageException("--" + e.getMessage());
             }
         }
 

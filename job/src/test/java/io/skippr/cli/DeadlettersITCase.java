@@ -239,7 +239,8 @@ class DeadlettersITCase {
     }
 
     @Test
-    void deadlettersThatCannotBeReadBackAreRefusedWithTheReason() throws Exception {
+    void deadlettersThatCannotBeReadBackAreRefusedWithTheReasonAndAnUnreachableSinkIsAFailure()
+            throws Exception {
         Path stdout = config("    Stdout: {}\n");
         CliRun list =
                 cli("deadletters", "list", "--config", stdout.toString(), "--pipeline", "orders");
@@ -250,6 +251,36 @@ class DeadlettersITCase {
                                 + " and keeps nothing, so there is nothing to read back; to list and"
                                 + " replay deadletters, use a table (Postgres, DuckDB, SkipprLake) or files"
                                 + " (LocalFile, S3, GCS, AzureBlob, SFTP) as the deadletter sink\n");
+        Path unreachable =
+                config(
+                        "    Postgres: {host: 127.0.0.1, port: 1, user: u, password: p, database:"
+                                + " d, sslmode: disable}\n");
+        CliRun down =
+                cli(
+                        "deadletters",
+                        "list",
+                        "--config",
+                        unreachable.toString(),
+                        "--pipeline",
+                        "orders");
+        assertThat(down.exitCode()).as(down.all()).isEqualTo(1);
+        assertThat(down.err())
+                .startsWith("error: ")
+                .contains(
+                        " — while connecting on PostgreSQL at 127.0.0.1:1, database \"d\", user"
+                                + " \"u\" (sslmode disable)");
+        CliRun stage =
+                cli(
+                        "deadletters",
+                        "list",
+                        "--config",
+                        unreachable.toString(),
+                        "--pipeline",
+                        "orders",
+                        "--stage",
+                        "loading");
+        assertThat(stage.exitCode()).isEqualTo(2);
+        assertThat(stage.err()).isEqualTo("error: --stage 'loading': expected transform or load\n");
         Path none = config(null);
         CliRun replay =
                 cli("deadletters", "replay", "--config", none.toString(), "--pipeline", "orders");
