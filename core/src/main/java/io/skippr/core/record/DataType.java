@@ -72,6 +72,18 @@ public record DataType(Kind kind, int precision, int scale) {
         return kind.javaClass();
     }
 
+    /**
+     * Whether this is a decimal with a stated precision of at most {@code maxPrecision} and a scale
+     * from 0 to its precision: one a destination's {@code DECIMAL(p,s)} column can hold exactly.
+     */
+    public boolean isDecimalWithin(int maxPrecision) {
+        return kind == Kind.DECIMAL
+                && precision > 0
+                && precision <= maxPrecision
+                && scale >= 0
+                && scale <= precision;
+    }
+
     @Override
     public String toString() {
         return kind == Kind.DECIMAL && precision > 0

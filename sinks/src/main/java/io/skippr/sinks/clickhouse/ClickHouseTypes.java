@@ -43,11 +43,7 @@ final class ClickHouseTypes {
     }
 
     static boolean storesDecimal(DataType type) {
-        return type.kind() == DataType.Kind.DECIMAL
-                && type.precision() > 0
-                && type.precision() <= MAX_DECIMAL_PRECISION
-                && type.scale() >= 0
-                && type.scale() <= type.precision();
+        return type.isDecimalWithin(MAX_DECIMAL_PRECISION);
     }
 
     /** How an existing column relates to the type a schema wants for it. */

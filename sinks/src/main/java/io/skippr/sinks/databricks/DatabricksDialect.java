@@ -76,10 +76,7 @@ public final class DatabricksDialect implements SqlDialect {
 
     /** Whether a decimal is stored as DECIMAL(p,s); else as its exact text. */
     static boolean decimal(DataType type) {
-        return type.precision() > 0
-                && type.precision() <= MAX_DECIMAL_PRECISION
-                && type.scale() >= 0
-                && type.scale() <= type.precision();
+        return type.isDecimalWithin(MAX_DECIMAL_PRECISION);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.skippr.sinks.duckdb;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.StreamSchema;
@@ -31,19 +30,7 @@ final class DuckDbRowCheck implements RowCheck {
 
     @Override
     public String problem(StreamSchema schema, Row row) {
-        Object[] values = row.values();
-        for (int i = 0; i < schema.columns().size() && i < values.length; i++) {
-            Object v = values[i];
-            if (v == null) {
-                continue;
-            }
-            Column column = schema.columns().get(i);
-            String problem = problem(column.type(), v);
-            if (problem != null) {
-                return "column " + column.name() + ": " + problem;
-            }
-        }
-        return null;
+        return RowCheck.firstProblem(schema, row, DuckDbRowCheck::problem);
     }
 
     static String problem(DataType type, Object v) {

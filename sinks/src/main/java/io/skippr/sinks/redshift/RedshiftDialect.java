@@ -75,10 +75,7 @@ public final class RedshiftDialect implements SqlDialect {
 
     /** Whether a decimal is stored as numeric(p,s); else as its exact text. */
     static boolean numeric(DataType type) {
-        return type.precision() > 0
-                && type.precision() <= MAX_NUMERIC_PRECISION
-                && type.scale() >= 0
-                && type.scale() <= type.precision();
+        return type.isDecimalWithin(MAX_NUMERIC_PRECISION);
     }
 
     @Override
