@@ -238,25 +238,21 @@ public final class DatabricksDialect implements SqlDialect {
     }
 
     /**
-     * An append that a repeat leaves as it is: the staged rows whose {@code _skippr_id} and {@code
-     * _skippr_synced_at} are not in the target yet. A staged set's rows keep both when its commit
-     * is repeated (the files in the volume do not change), so a commit stopped after this statement
-     * and before its marker row inserts nothing the second time. {@code _skippr_synced_at} in the
-     * condition lets Delta skip the target's files by their statistics.
+     * An append that a repeat leaves as it is: the staged rows whose {@code _skippr_id} is not in
+     * the target yet. A commit stopped after this statement and before its marker row inserts
+     * nothing the second time, whether Flink repeats the commit or its run ended there and the
+     * next run reads the same rows again from the last marker's positions ({@code _skippr_id} is
+     * derived from the stream and the source position, so it is the same; {@code
+     * _skippr_synced_at} is not, which is why it is not part of the match).
      */
     @Override
     public String append(String target, List<String> columns, String select) {
         String id = quote(SqlNames.ID);
-        String at = quote(SqlNames.SYNCED_AT);
         return "MERGE INTO "
                 + target
                 + " t USING ("
                 + select
                 + ") s ON t."
-                + at
-                + " = s."
-                + at
-                + " AND t."
                 + id
                 + " = s."
                 + id

@@ -92,6 +92,40 @@ class DatabricksCommitITCase {
     }
 
     /**
+     * Passes when the rows of an append commit stopped right before its marker row, never repeated
+     * (its run was cancelled), are read again by the next run and land once: the next run starts
+     * from the last marker's positions, so it stages the same rows (same {@code _skippr_id}) with a
+     * new {@code _skippr_synced_at}. Before, the append matched on both columns and loaded the ten
+     * rows a second time (20/1100), as {@code DatabricksConformanceITCase}'s once-after-continuous
+     * case did in CI when its cancel fell between the two statements.
+     */
+    @Test
+    void anAppendStoppedBeforeItsMarkerRowAndReadAgainByTheNextRunLandsEachRowOnce()
+            throws Exception {
+        String schema = schema();
+        Stopping db = new Stopping(database(schema));
+        SqlSinkSettings cancelled =
+                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
+        Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
+        try (SqlCommitter committer = new SqlCommitter(cancelled, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, stage(cancelled, rows(1, 10, 0, List.of()))))
+                    .containsExactly("retry");
+        }
+        assertThat(count(schema)).as("the rows landed before the marker").isEqualTo("10/550");
+        SqlSinkSettings next =
+                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
+        List<Row> again =
+                rows(1, 10, 0, List.of()).stream()
+                        .map(r -> r.identified(r.id(), r.syncedAtMicros() + 60_000_000L))
+                        .toList();
+        try (SqlCommitter committer = new SqlCommitter(next, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, stage(next, again))).containsExactly("committed");
+        }
+        assertThat(count(schema)).isEqualTo("10/550");
+        assertThat(markers(schema)).isEqualTo(1);
+    }
+
+    /**
      * Passes when a merge commit stopped right before its marker row, and one stopped right after
      * its COPY INTO, both converge when repeated: updates applied once, the deleted key gone, each
      * key once (count and sum exact).
