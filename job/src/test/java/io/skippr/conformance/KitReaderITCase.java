@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * has not created is zero rows, and a table that cannot be read fails the check ("mutants" whose
  * read errors {@code keys()} once took for "nothing visible").
  */
+@org.junit.jupiter.api.extension.ExtendWith(io.skippr.sinks.clickhouse.OneClassAtATime.class)
 class KitReaderITCase {
     @TempDir Path dir;
 

@@ -240,10 +240,10 @@ public final class DatabricksDialect implements SqlDialect {
     /**
      * An append that a repeat leaves as it is: the staged rows whose {@code _skippr_id} is not in
      * the target yet. A commit stopped after this statement and before its marker row inserts
-     * nothing the second time, whether Flink repeats the commit or its run ended there and the
-     * next run reads the same rows again from the last marker's positions ({@code _skippr_id} is
-     * derived from the stream and the source position, so it is the same; {@code
-     * _skippr_synced_at} is not, which is why it is not part of the match).
+     * nothing the second time, whether Flink repeats the commit or its run ended there and the next
+     * run reads the same rows again from the last marker's positions ({@code _skippr_id} is derived
+     * from the stream and the source position, so it is the same; {@code _skippr_synced_at} is not,
+     * which is why it is not part of the match).
      */
     @Override
     public String append(String target, List<String> columns, String select) {

@@ -69,6 +69,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The ClickHouse sink against the real server that {@code scripts/test} starts (Debian's 18.16),
  * read back over its HTTP interface.
  */
+@org.junit.jupiter.api.extension.ExtendWith(OneClassAtATime.class)
 class ClickHouseSinkITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK =
