@@ -78,19 +78,37 @@ public final class CommitTransaction {
             return commitPrepared(c, sorted, prepared);
         }
         boolean autoCommit = c.getAutoCommit();
+        boolean ddlFirst = !dialect.transactionalDdl();
         boolean done;
+        if (ddlFirst) {
+            c.setAutoCommit(true);
+            try {
+                ddlFirst(c, sorted);
+            } catch (SQLException | RuntimeException e) {
+                c.setAutoCommit(autoCommit);
+                throw e;
+            }
+        }
         c.setAutoCommit(false);
         try {
-            markers.ensure(c);
+            if (!ddlFirst) {
+                markers.ensure(c);
+            }
             dialect.beginCommit(c, settings.qualified(SqlNames.MARKER_TABLE));
             if (committedBefore(c, sorted)) {
-                dropStaging(c, sorted);
+                if (!ddlFirst) {
+                    dropStaging(c, sorted);
+                }
                 c.commit();
                 done = false;
             } else {
                 moveAndMark(c, sorted);
                 c.commit();
                 done = true;
+            }
+            if (ddlFirst) {
+                c.setAutoCommit(true);
+                dropStaging(c, sorted);
             }
             settings.database().staging().committed(settings, sorted);
         } catch (SQLException | RuntimeException e) {
@@ -115,7 +133,55 @@ public final class CommitTransaction {
         checkStaging(c, sorted);
         applyAll(c, sorted);
         markers.insert(c, rows);
-        dropStaging(c, sorted);
+        if (dialect.transactionalDdl()) {
+            dropStaging(c, sorted);
+        }
+    }
+
+    /**
+     * Where DDL commits by itself (Snowflake, {@link SqlDialect#transactionalDdl}), the commit's
+     * DDL runs before its transaction, each statement on its own and safe to repeat: the schema and
+     * marker table, the staging tables the transaction loads, and the target tables created or
+     * evolved for every schema version the commit brings. The transaction then runs DML only, so
+     * nothing in it commits part of it early; a stop in between leaves at most empty tables and
+     * added nullable columns, which the next attempt uses as they are.
+     */
+    private void ddlFirst(Connection c, List<SqlCommittable> sorted) throws SQLException {
+        markers.ensure(c);
+        Map<String, List<StreamSchema>> byTable = new TreeMap<>();
+        for (SqlCommittable committable : sorted) {
+            if (committable.kind() == SqlCommittable.Kind.ROWS) {
+                MarkerTable.execute(
+                        c,
+                        StagingTable.of(
+                                        dialect,
+                                        settings.schema(),
+                                        committable.staging(),
+                                        committable.schema(),
+                                        "")
+                                .create(dialect));
+            }
+            if (committable.kind() != SqlCommittable.Kind.END) {
+                List<StreamSchema> schemas =
+                        byTable.computeIfAbsent(
+                                names.table(committable.stream()), t -> new ArrayList<>());
+                if (!schemas.contains(committable.schema())) {
+                    schemas.add(committable.schema());
+                }
+            }
+        }
+        for (Map.Entry<String, List<StreamSchema>> e : byTable.entrySet()) {
+            List<StreamSchema> schemas = e.getValue();
+            StreamSchema last = schemas.get(schemas.size() - 1);
+            List<String> key =
+                    settings.mode().of(last) == WriteMode.MERGE ? targets.key(last) : List.of();
+            if (settings.mode().of(last) == WriteMode.MERGE && key.isEmpty()) {
+                continue; // the transaction refuses it (mergeNeedsKey)
+            }
+            for (StreamSchema schema : schemas) {
+                targets.ensure(c, e.getKey(), schema, key);
+            }
+        }
     }
 
     private void applyAll(Connection c, List<SqlCommittable> sorted) throws SQLException {
@@ -645,7 +711,10 @@ public final class CommitTransaction {
             Connection c, String table, List<StreamSchema> schemas, List<SqlCommittable> rows)
             throws SQLException {
         boolean exists = dialect.columns(c, settings.schema(), table) != null;
-        if (exists && dialect.hasDependents(c, settings.schema(), table)) {
+        if (exists
+                && (!dialect.transactionalDdl()
+                        || dialect.hasDependents(c, settings.schema(), table))) {
+            // no swap where DDL would commit the transaction before its marker row
             LinkedHashMap<String, String> columns = null;
             for (StreamSchema schema : schemas) {
                 columns = targets.ensure(c, table, schema, List.of());

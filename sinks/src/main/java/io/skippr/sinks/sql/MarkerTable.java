@@ -55,7 +55,15 @@ public final class MarkerTable {
     public long nextRun(Connection c) throws SQLException {
         try (PreparedStatement st =
                 c.prepareStatement(
-                        "SELECT max(run) FROM " + qualified + " WHERE pipeline = ? AND sink = ?")) {
+                        "SELECT max("
+                                + q("run")
+                                + ") FROM "
+                                + qualified
+                                + " WHERE "
+                                + q("pipeline")
+                                + " = ? AND "
+                                + q("sink")
+                                + " = ?")) {
             st.setString(1, settings.pipeline());
             st.setString(2, settings.sink());
             try (ResultSet rs = st.executeQuery()) {
@@ -72,8 +80,17 @@ public final class MarkerTable {
                 c.prepareStatement(
                         "SELECT 1 FROM "
                                 + qualified
-                                + " WHERE pipeline = ? AND sink = ? AND run = ? AND checkpoint = ?"
-                                + " AND subtask = ?")) {
+                                + " WHERE "
+                                + q("pipeline")
+                                + " = ? AND "
+                                + q("sink")
+                                + " = ? AND "
+                                + q("run")
+                                + " = ? AND "
+                                + q("checkpoint")
+                                + " = ? AND "
+                                + q("subtask")
+                                + " = ?")) {
             st.setString(1, settings.pipeline());
             st.setString(2, settings.sink());
             st.setLong(3, run);
@@ -91,7 +108,14 @@ public final class MarkerTable {
                 c.prepareStatement(
                         "SELECT 1 FROM "
                                 + qualified
-                                + " WHERE pipeline = ? AND sink = ? AND run = ? AND bounded")) {
+                                + " WHERE "
+                                + q("pipeline")
+                                + " = ? AND "
+                                + q("sink")
+                                + " = ? AND "
+                                + q("run")
+                                + " = ? AND "
+                                + q("bounded"))) {
             st.setString(1, settings.pipeline());
             st.setString(2, settings.sink());
             st.setLong(3, run);
@@ -198,9 +222,21 @@ public final class MarkerTable {
                 c.prepareStatement(
                         "INSERT INTO "
                                 + qualified
-                                + " (pipeline, sink, run, checkpoint, subtask, parallelism,"
-                                + " bounded, write_mode, rows, positions) VALUES"
-                                + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                + " ("
+                                + settings.dialect()
+                                        .quoteAll(
+                                                java.util.List.of(
+                                                        "pipeline",
+                                                        "sink",
+                                                        "run",
+                                                        "checkpoint",
+                                                        "subtask",
+                                                        "parallelism",
+                                                        "bounded",
+                                                        "write_mode",
+                                                        "rows",
+                                                        "positions"))
+                                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             st.setString(1, settings.pipeline());
             st.setString(2, settings.sink());
             st.setLong(3, m.run());
@@ -309,6 +345,11 @@ public final class MarkerTable {
             throw new UncheckedIOException("unreadable positions in the marker table: " + text, e);
         }
         return out;
+    }
+
+    /** A column of the marker table, quoted. */
+    private String q(String column) {
+        return settings.dialect().quote(column);
     }
 
     static void execute(Connection c, String sql) throws SQLException {

@@ -93,6 +93,16 @@ public interface SqlDialect extends Serializable {
         return false;
     }
 
+    /**
+     * Whether DDL runs inside a transaction. Snowflake's does not: a DDL statement commits the open
+     * transaction first and then commits itself, so a commit makes its DDL (schema, marker table,
+     * staging and target tables, new columns) before its transaction begins, and drops staging
+     * tables after it ended ({@link CommitTransaction}).
+     */
+    default boolean transactionalDdl() {
+        return true;
+    }
+
     /** Whether a transaction can roll back to a savepoint after an error. */
     default boolean savepoints() {
         return true;

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * A warehouse's stage: where Skippr puts files for the warehouse to load (an S3 bucket for
- * Redshift). Serializable settings; each call opens what it needs.
+ * Redshift, a named internal stage for Snowflake). Serializable settings; each call opens what it
+ * needs.
  */
 public interface Stage extends Serializable {
     /** Uploads {@code file} as {@code key}, with user metadata, replacing an object there. */

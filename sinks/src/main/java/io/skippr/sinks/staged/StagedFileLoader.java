@@ -14,10 +14,11 @@ import java.util.Map;
 
 /**
  * Stages a writer's rows as files: each staging table of the SQL family becomes a staged set of
- * parts in the warehouse's {@link StagedFormat} (gzipped CSV unless it says otherwise) written to
- * local temporary files, rolled at {@link #PART_BYTES} written; {@link #finish} uploads the parts,
- * then the manifest listing exactly them ({@link StagedLayout}). Only a set whose manifest is in
- * the stage is loaded by a commit, so a set cut short by a failure is never half-loaded.
+ * parts in the warehouse's {@link StagedFormat} (gzipped CSV, Parquet) written to local temporary
+ * files, rolled at {@link #PART_BYTES}; {@link #finish} uploads the parts, then the manifest
+ * listing exactly them ({@link StagedLayout}), whose metadata also holds their number. Only a set
+ * whose manifest is in the stage is loaded by a commit, so a set cut short by a failure is never
+ * half-loaded.
  */
 public final class StagedFileLoader implements StagingLoader {
     /** CSV bytes per part before the next part starts (before compression). */
@@ -107,7 +108,11 @@ public final class StagedFileLoader implements StagingLoader {
         stage.put(
                 layout.manifest(schema, p.table.name()),
                 manifest.toString().getBytes(StandardCharsets.UTF_8),
-                Map.of(StagedLayout.COMMENT, StagedLayout.encode(p.table.comment())));
+                Map.of(
+                        StagedLayout.COMMENT,
+                        StagedLayout.encode(p.table.comment()),
+                        StagedLayout.PARTS,
+                        Integer.toString(p.parts.size())));
     }
 
     @Override

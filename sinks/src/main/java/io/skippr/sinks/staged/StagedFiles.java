@@ -29,11 +29,17 @@ public final class StagedFiles implements Staging {
     private final Stage stage;
     private final StagedLayout layout;
     private final StagedLoad load;
+    private final StagedFormat format;
 
     public StagedFiles(Stage stage, StagedLayout layout, StagedLoad load) {
+        this(stage, layout, load, StagedFormat.CSV_GZIP);
+    }
+
+    public StagedFiles(Stage stage, StagedLayout layout, StagedLoad load, StagedFormat format) {
         this.stage = stage;
         this.layout = layout;
         this.load = load;
+        this.format = format;
     }
 
     @Override
@@ -85,20 +91,31 @@ public final class StagedFiles implements Staging {
     public boolean load(Connection c, SqlSinkSettings settings, SqlCommittable rows)
             throws SQLException {
         String manifest = layout.manifest(settings.schema(), rows.staging());
+        Map<String, String> metadata;
         try {
-            if (stage.metadata(manifest) == null) {
-                return false;
-            }
+            metadata = stage.metadata(manifest);
         } catch (IOException e) {
             throw new SQLException("reading " + stage.url(manifest) + ": " + e.getMessage(), e);
         }
-        SqlDialect dialect = settings.dialect();
-        StagingTable table =
-                StagingTable.of(dialect, settings.schema(), rows.staging(), rows.schema(), "");
-        try (Statement st = c.createStatement()) {
-            st.execute(table.create(dialect));
+        if (metadata == null) {
+            return false;
         }
-        load.load(c, settings.qualified(rows.staging()), stage.url(manifest));
+        SqlDialect dialect = settings.dialect();
+        if (dialect.transactionalDdl()) {
+            // else the commit created it before its transaction began (CommitTransaction)
+            StagingTable table =
+                    StagingTable.of(dialect, settings.schema(), rows.staging(), rows.schema(), "");
+            try (Statement st = c.createStatement()) {
+                st.execute(table.create(dialect));
+            }
+        }
+        List<String> files = new ArrayList<>();
+        String parts = metadata.get(StagedLayout.PARTS);
+        int count = parts == null ? 0 : Integer.parseInt(parts);
+        for (int i = 0; i < count; i++) {
+            files.add(layout.part(settings.schema(), rows.staging(), i, format.extension()));
+        }
+        load.load(c, settings.qualified(rows.staging()), stage.url(manifest), files);
         return true;
     }
 

@@ -13,8 +13,9 @@ import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The file format a warehouse loads staged parts in: gzipped CSV ({@link #CSV_GZIP}, Redshift) or
- * another a warehouse reads better (Databricks: Parquet).
+ * The file format a warehouse loads staged parts in: gzipped CSV ({@link #CSV_GZIP}, Redshift),
+ * Parquet matched to the staging table by column name ({@link #PARQUET}, Snowflake), or another a
+ * warehouse reads better (Databricks: its own Parquet).
  */
 public interface StagedFormat extends Serializable {
     /** The parts' file name extension, with its dot ({@code .csv.gz}). */
@@ -73,6 +74,24 @@ public interface StagedFormat extends Serializable {
                     out.close();
                 }
             };
+        }
+    }
+
+    /** {@link StagedParquet} records, loaded by column name. */
+    StagedFormat PARQUET = new Parquet();
+
+    /** {@link #PARQUET}'s implementation. */
+    final class Parquet implements StagedFormat {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String extension() {
+            return ".parquet";
+        }
+
+        @Override
+        public Part open(StagingTable table, Path file) throws IOException {
+            return StagedParquet.part(table, file);
         }
     }
 }

@@ -8,12 +8,15 @@ import java.nio.charset.StandardCharsets;
  * Where a staged set lives in a stage: under {@code skippr-staging/<schema>/}, the set's data files
  * {@code <name>/part-00000.csv.gz} … and its manifest {@code <name>.manifest}, which lists exactly
  * those files and carries the set's comment (pipeline, sink, run, subtask, epoch, seq) as the user
- * metadata {@value #COMMENT}. Names are the SQL family's staging names, deterministic hashes, so a
- * replay finds what the first attempt staged.
+ * metadata {@value #COMMENT}, and their number as {@value #PARTS}. Names are the SQL family's
+ * staging names, deterministic hashes, so a replay finds what the first attempt staged.
  */
 public record StagedLayout(String root) implements Serializable {
     /** The user-metadata key of a manifest that holds its set's comment. */
     public static final String COMMENT = "skippr-staging";
+
+    /** The user-metadata key of a manifest that holds the number of its set's parts. */
+    public static final String PARTS = "skippr-parts";
 
     public static final StagedLayout DEFAULT = new StagedLayout("skippr-staging/");
 
