@@ -75,6 +75,7 @@ public final class FakeSnowflake implements AutoCloseable {
             st.execute(
                     "CREATE TABLE \"_fake\".load_history (schema_name text, table_name text,"
                             + " file_key text, etag text, loaded_at timestamptz DEFAULT now())");
+            InformationSchema.create(st, DATABASE);
         }
         stages = new Stages(pgDatabase);
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
