@@ -761,6 +761,8 @@ class DataSinkSnowflake(Connector):
         schema: Schema the tables are created in. Default: PUBLIC.
         warehouse: Virtual warehouse that runs loads. Required.
         role: Role to use (default: the user's).
+        stage: Named internal stage in the schema that Skippr PUTs Parquet files to (created if absent). Default: _skippr_stage.
+        endpoint: URL of the account when it is not https://<account>.snowflakecomputing.com (private link, tests).
     """
 
     _role = "data_sink"
@@ -779,6 +781,8 @@ class DataSinkSnowflake(Connector):
         schema: Optional[Union[str, EnvRef]] = None,
         warehouse: Optional[Union[str, EnvRef]] = None,
         role: Optional[Union[str, EnvRef]] = None,
+        stage: Optional[Union[str, EnvRef]] = None,
+        endpoint: Optional[Union[str, EnvRef]] = None,
     ) -> None:
         super().__init__(
             ("account", account),
@@ -790,6 +794,8 @@ class DataSinkSnowflake(Connector):
             ("schema", schema),
             ("warehouse", warehouse),
             ("role", role),
+            ("stage", stage),
+            ("endpoint", endpoint),
         )
 
 

@@ -241,6 +241,59 @@ class SpecCommandsTest {
     }
 
     @Test
+    void connectDataSinkSnowflakeWithKeyPairRoleStageAndEndpoint() throws IOException {
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-sink",
+                        "snowflake",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "warehouse",
+                        "--account",
+                        "acme-analytics",
+                        "--user",
+                        "SKIPPR_LOADER",
+                        "--private-key-file",
+                        "/etc/skippr/snowflake_key.p8",
+                        "--private-key-passphrase",
+                        "${SNOWFLAKE_KEY_PASSPHRASE}",
+                        "--database",
+                        "ANALYTICS",
+                        "--schema",
+                        "RAW",
+                        "--warehouse",
+                        "LOADING",
+                        "--role",
+                        "SKIPPR_LOADER",
+                        "--stage",
+                        "skippr_files",
+                        "--endpoint",
+                        "https://acme-analytics.privatelink.snowflakecomputing.com");
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.err()).isEmpty();
+        assertThat(((Map<?, ?>) saved().get("data_sinks")).get("warehouse"))
+                .isEqualTo(
+                        SpecExamples.parse(
+                                """
+                Snowflake:
+                  account: acme-analytics
+                  user: SKIPPR_LOADER
+                  private_key_file: /etc/skippr/snowflake_key.p8
+                  private_key_passphrase: ${SNOWFLAKE_KEY_PASSPHRASE}
+                  database: ANALYTICS
+                  schema: RAW
+                  warehouse: LOADING
+                  role: SKIPPR_LOADER
+                  stage: skippr_files
+                  endpoint: https://acme-analytics.privatelink.snowflakecomputing.com
+                """));
+    }
+
+    @Test
     void connectDataSourceCreatesThePipeline() throws IOException {
         CliRun run =
                 CliRun.run(

@@ -100,4 +100,24 @@ public final class DataSinkSnowflake extends Connector<DataSinkSnowflake> {
     public DataSinkSnowflake role(EnvRef value) {
         return set("role", value);
     }
+
+    /** Named internal stage in the schema that Skippr PUTs Parquet files to (created if absent). Default: _skippr_stage. */
+    public DataSinkSnowflake stage(String value) {
+        return set("stage", value);
+    }
+
+    /** Named internal stage in the schema that Skippr PUTs Parquet files to (created if absent). Default: _skippr_stage. From an environment variable. */
+    public DataSinkSnowflake stage(EnvRef value) {
+        return set("stage", value);
+    }
+
+    /** URL of the account when it is not https://<account>.snowflakecomputing.com (private link, tests). */
+    public DataSinkSnowflake endpoint(String value) {
+        return set("endpoint", value);
+    }
+
+    /** URL of the account when it is not https://<account>.snowflakecomputing.com (private link, tests). From an environment variable. */
+    public DataSinkSnowflake endpoint(EnvRef value) {
+        return set("endpoint", value);
+    }
 }

@@ -28,7 +28,17 @@ public final class SnowflakeKinds implements KindProvider {
                                         .defaultsTo("PUBLIC"),
                                 Field.string("warehouse", "Virtual warehouse that runs loads")
                                         .required(),
-                                Field.string("role", "Role to use (default: the user's)"))
+                                Field.string("role", "Role to use (default: the user's)"),
+                                Field.string(
+                                                "stage",
+                                                "Named internal stage in the schema that Skippr PUTs"
+                                                        + " Parquet files to (created if absent)")
+                                        .defaultsTo("_skippr_stage"),
+                                Field.string(
+                                        "endpoint",
+                                        "URL of the account when it is not"
+                                                + " https://<account>.snowflakecomputing.com"
+                                                + " (private link, tests)"))
                         .build());
     }
 }

@@ -1,0 +1,92 @@
+package io.skippr.sinks.snowflake;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.core.spi.RowCheck;
+import io.skippr.sinks.staged.StagedParquet;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * The values Snowflake cannot store as Skippr loads them, found before the writer stages them (one
+ * bad value would fail the whole COPY): text over VARCHAR's 16 MB, bytes over BINARY's 8 MB, a
+ * decimal with more integer digits than its NUMBER column, dates and timestamps outside the years 1
+ * to 9999.
+ */
+final class SnowflakeRowCheck implements RowCheck {
+    private static final long serialVersionUID = 1L;
+
+    private static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
+    private static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
+
+    @Override
+    public String problem(StreamSchema schema, Row row) {
+        Object[] values = row.values();
+        for (int i = 0; i < schema.columns().size() && i < values.length; i++) {
+            Object v = values[i];
+            if (v != null) {
+                Column column = schema.columns().get(i);
+                String problem = problem(column.type(), v);
+                if (problem != null) {
+                    return "column " + column.name() + ": " + problem;
+                }
+            }
+        }
+        return null;
+    }
+
+    static String problem(DataType type, Object v) {
+        return switch (type.kind()) {
+            case STRING, JSON -> text((String) v);
+            case DECIMAL -> decimal(type, (BigDecimal) v);
+            case BYTES ->
+                    ((byte[]) v).length > SnowflakeDialect.MAX_BINARY_BYTES
+                            ? "Snowflake BINARY holds at most 8388608 bytes, and this value has "
+                                    + ((byte[]) v).length
+                            : null;
+            case DATE -> date((LocalDate) v);
+            case TIMESTAMP -> date(((LocalDateTime) v).toLocalDate());
+            case TIMESTAMP_TZ ->
+                    date(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC).toLocalDate());
+            default -> null;
+        };
+    }
+
+    private static String text(String s) {
+        if (s.length() <= SnowflakeDialect.MAX_VARCHAR_BYTES / 3) {
+            return null;
+        }
+        int bytes = s.getBytes(StandardCharsets.UTF_8).length;
+        return bytes > SnowflakeDialect.MAX_VARCHAR_BYTES
+                ? "Snowflake VARCHAR holds at most 16777216 bytes, and this value has " + bytes
+                : null;
+    }
+
+    private static String decimal(DataType type, BigDecimal d) {
+        if (!StagedParquet.decimal(type)) {
+            return text(d.toPlainString());
+        }
+        int integerDigits = Math.max(0, d.precision() - d.scale());
+        if (integerDigits > type.precision() - type.scale()) {
+            return d.toPlainString()
+                    + " has more integer digits than NUMBER("
+                    + type.precision()
+                    + ","
+                    + type.scale()
+                    + ") holds";
+        }
+        return null;
+    }
+
+    private static String date(LocalDate d) {
+        return d.isBefore(MIN_DATE) || d.isAfter(MAX_DATE)
+                ? d + " is outside the years 1 to 9999 that Skippr loads into Snowflake"
+                : null;
+    }
+}

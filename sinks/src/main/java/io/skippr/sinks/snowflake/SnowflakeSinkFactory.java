@@ -1,0 +1,56 @@
+package io.skippr.sinks.snowflake;
+
+import io.skippr.config.Secret;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.WriteMode;
+
+/**
+ * The {@code Snowflake} data sink: exactly-once into a Snowflake schema, through Parquet PUT to a
+ * named internal stage and one explicit transaction per commit that COPYs exactly the staged files,
+ * applies the write mode and records the marker row (see {@code docs/connectors/snowflake.md}).
+ */
+public final class SnowflakeSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "Snowflake";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        String schema = s.string("schema").orElse("PUBLIC");
+        SnowflakeLogin login =
+                new SnowflakeLogin(
+                        s.requireString("account"),
+                        s.string("endpoint").orElse(null),
+                        s.requireString("user"),
+                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.string("private_key_file").orElse(null),
+                        s.secret("private_key_passphrase").map(Secret::reveal).orElse(null),
+                        s.requireString("database"),
+                        s.string("warehouse").orElse(null),
+                        s.string("role").orElse(null));
+        SnowflakeDatabase database =
+                new SnowflakeDatabase(
+                        login,
+                        new SnowflakeStage(
+                                login,
+                                schema,
+                                s.string("stage").orElse(SnowflakeStage.DEFAULT_NAME)));
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database,
+                        context.pipeline(),
+                        context.entry(),
+                        schema,
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new SnowflakeRowCheck(),
+                context);
+    }
+}
