@@ -193,9 +193,9 @@ public final class MarkerTable {
         StringBuilder sql =
                 new StringBuilder("INSERT INTO ")
                         .append(qualified)
-                        .append(
-                                " (pipeline, sink, run, checkpoint, subtask, parallelism,"
-                                        + " bounded, write_mode, rows, positions) VALUES");
+                        .append(" (")
+                        .append(insertColumns())
+                        .append(") VALUES");
         for (int i = 0; i < rows.size(); i++) {
             sql.append(i == 0 ? " " : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         }
@@ -223,19 +223,7 @@ public final class MarkerTable {
                         "INSERT INTO "
                                 + qualified
                                 + " ("
-                                + settings.dialect()
-                                        .quoteAll(
-                                                java.util.List.of(
-                                                        "pipeline",
-                                                        "sink",
-                                                        "run",
-                                                        "checkpoint",
-                                                        "subtask",
-                                                        "parallelism",
-                                                        "bounded",
-                                                        "write_mode",
-                                                        "rows",
-                                                        "positions"))
+                                + insertColumns()
                                 + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             st.setString(1, settings.pipeline());
             st.setString(2, settings.sink());
@@ -345,6 +333,23 @@ public final class MarkerTable {
             throw new UncheckedIOException("unreadable positions in the marker table: " + text, e);
         }
         return out;
+    }
+
+    /** The columns a marker row's INSERT names, in its parameters' order, quoted. */
+    private String insertColumns() {
+        return settings.dialect()
+                .quoteAll(
+                        List.of(
+                                "pipeline",
+                                "sink",
+                                "run",
+                                "checkpoint",
+                                "subtask",
+                                "parallelism",
+                                "bounded",
+                                "write_mode",
+                                "rows",
+                                "positions"));
     }
 
     /** A column of the marker table, quoted. */
