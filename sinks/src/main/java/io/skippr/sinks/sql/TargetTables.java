@@ -63,12 +63,12 @@ public final class TargetTables {
                                 new ArrayList<>(wanted.keySet()),
                                 new ArrayList<>(wanted.values()),
                                 key));
-                return dialect.columns(c, settings.schema(), table);
+                return listed(c, table, "creating");
             }
             for (String ddl : changes(table, existing, schema)) {
                 MarkerTable.execute(c, ddl);
             }
-            existing = dialect.columns(c, settings.schema(), table);
+            existing = listed(c, table, "altering");
         }
         if (!key.isEmpty() && !dialect.hasUniqueKey(c, settings.schema(), table, key)) {
             dialect.lockForDdl(c, settings.schema(), table);
@@ -77,6 +77,25 @@ public final class TargetTables {
             }
         }
         return existing;
+    }
+
+    /**
+     * The columns of {@code table}, which the commit just created or altered: a destination whose
+     * catalog does not list it then (a name it cut or changed on the way) fails the commit here,
+     * naming the table, rather than later with no columns to load.
+     */
+    private LinkedHashMap<String, String> listed(Connection c, String table, String ddl)
+            throws SQLException {
+        LinkedHashMap<String, String> columns = dialect.columns(c, settings.schema(), table);
+        if (columns == null) {
+            throw new SQLException(
+                    "Table "
+                            + settings.qualified(table)
+                            + " is not in the destination's catalog after "
+                            + ddl
+                            + " it (did the destination store it under another name?)");
+        }
+        return columns;
     }
 
     /**

@@ -12,15 +12,21 @@ import io.skippr.core.record.SkipprId;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlCommitter;
+import io.skippr.sinks.sql.SqlDatabase;
+import io.skippr.sinks.sql.SqlDialect;
 import io.skippr.sinks.sql.SqlSinkException;
 import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.SqlStagingWriter;
 import io.skippr.sinks.sql.SqlWriterState;
 import io.skippr.sinks.sql.TargetTables;
 import io.skippr.sinks.sql.WriteMode;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.junit.jupiter.api.AfterEach;
@@ -378,6 +384,73 @@ class PostgresCommitterITCase {
                     .hasMessageContaining("is gone, and")
                     .hasMessageContaining("records no commit of it");
         }
+    }
+
+    /**
+     * A destination that stores a table under another name than Skippr created it with (the fake
+     * Snowflake cut names at 63 bytes) lists no columns for it afterwards: the commit fails there,
+     * naming the table, instead of a NullPointerException further on.
+     */
+    @Test
+    void aTableTheCatalogDoesNotListAfterItsCreateFailsNamingIt() throws Exception {
+        SqlSinkSettings real = pg.prepare("p", false, WriteMode.APPEND);
+        SqlDialect dialect = real.dialect();
+        SqlDialect blind =
+                proxy(
+                        SqlDialect.class,
+                        dialect,
+                        (name, args) -> name.equals("columns") ? Optional.empty() : null);
+        SqlDatabase database =
+                proxy(
+                        SqlDatabase.class,
+                        real.database(),
+                        (name, args) -> name.equals("dialect") ? Optional.of(blind) : null);
+        SqlSinkSettings settings =
+                new SqlSinkSettings(
+                        real.pipeline(),
+                        real.sink(),
+                        real.schema(),
+                        real.run(),
+                        real.bounded(),
+                        real.mode(),
+                        database);
+        TestPg.exec("CREATE SCHEMA IF NOT EXISTS " + TestPg.quote(real.schema()));
+        try (Connection c = TestPg.connect()) {
+            assertThatThrownBy(
+                            () -> new TargetTables(settings).ensure(c, "orders", ORDERS, List.of()))
+                    .isInstanceOf(java.sql.SQLException.class)
+                    .hasMessage(
+                            "Table "
+                                    + pg.table("orders")
+                                    + " is not in the destination's catalog after creating it (did"
+                                    + " the destination store it under another name?)");
+        }
+    }
+
+    /**
+     * {@code target} behind an interface, where {@code override} answers a method by name first (an
+     * {@code Optional}: its value, empty for null) or passes it on (null).
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T proxy(
+            Class<T> type,
+            T target,
+            java.util.function.BiFunction<String, Object[], Optional<Object>> override) {
+        return (T)
+                Proxy.newProxyInstance(
+                        type.getClassLoader(),
+                        new Class<?>[] {type},
+                        (p, method, args) -> {
+                            Optional<Object> answer = override.apply(method.getName(), args);
+                            if (answer != null) {
+                                return answer.orElse(null);
+                            }
+                            try {
+                                return method.invoke(target, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
     }
 
     @Test
