@@ -72,14 +72,17 @@ final class SnowflakeFixture implements SinkFixture {
                                         "SELECT * FROM \""
                                                 + schema
                                                 + "\".\""
-                                                + table(stream).replace("\"", "\"\"")
+                                                + FakeSnowflake.backingName(table(stream))
+                                                        .replace("\"", "\"\"")
                                                 + "\"")) {
             ResultSetMetaData meta = rs.getMetaData();
             List<Map<String, Object>> rows = new ArrayList<>();
             while (rs.next()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    row.put(meta.getColumnLabel(i), value(rs, i, meta.getColumnTypeName(i)));
+                    row.put(
+                            FakeSnowflake.snowflakeName(meta.getColumnLabel(i)),
+                            value(rs, i, meta.getColumnTypeName(i)));
                 }
                 rows.add(row);
             }

@@ -277,11 +277,11 @@ final class CopyInto {
                 session.pg.prepareStatement(
                         "SELECT column_name, udt_name FROM information_schema.columns"
                                 + " WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position")) {
-            st.setString(1, schema);
-            st.setString(2, table);
+            st.setString(1, BackingNames.standIn(schema));
+            st.setString(2, BackingNames.standIn(table));
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    columns.put(rs.getString(1), rs.getString(2));
+                    columns.put(BackingNames.original(rs.getString(1)), rs.getString(2));
                 }
             }
         }
@@ -361,7 +361,7 @@ final class CopyInto {
                 }
                 String pgType = columns.get(target);
                 String column = SqlTokens.quote(fc.getKey());
-                targets.add(SqlTokens.quote(target));
+                targets.add(SqlTokens.pg(target));
                 binary.add(pgType.equals("bytea"));
                 if (pgType.equals("bytea")) {
                     selects.add(column);
@@ -377,9 +377,9 @@ final class CopyInto {
             }
             String insert =
                     "INSERT INTO "
-                            + SqlTokens.quote(schema)
+                            + SqlTokens.pg(schema)
                             + "."
-                            + SqlTokens.quote(table)
+                            + SqlTokens.pg(table)
                             + " ("
                             + String.join(", ", targets)
                             + ") VALUES ("

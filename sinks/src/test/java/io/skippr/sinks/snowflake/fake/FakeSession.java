@@ -102,7 +102,7 @@ final class FakeSession {
 
     private void useSchema(String name) throws SQLException {
         try (Statement st = pg.createStatement()) {
-            st.execute("SET search_path TO " + SqlTokens.quote(name));
+            st.execute("SET search_path TO " + SqlTokens.pg(name));
         }
         this.schema = name;
     }
@@ -306,6 +306,11 @@ final class FakeSession {
     private QueryResult passThrough(String first, String text, JsonNode bindings)
             throws SQLException, SnowflakeError {
         List<List<Object>> rows = binds(bindings);
+        boolean catalog = text.contains("\"INFORMATION_SCHEMA\"");
+        if (catalog) {
+            // names bound in a catalog query are looked up as PostgreSQL stores them
+            rows = rows.stream().map(FakeSession::standIns).toList();
+        }
         try (PreparedStatement st = pg.prepareStatement(text)) {
             running = st;
             long count;
@@ -313,7 +318,8 @@ final class FakeSession {
                 set(st, rows.get(0));
                 if (st.execute()) {
                     try (var rs = st.getResultSet()) {
-                        return QueryResult.of(rs);
+                        QueryResult result = QueryResult.of(rs);
+                        return catalog ? result.withOriginalNames() : result;
                     }
                 }
                 count = st.getLargeUpdateCount();
@@ -361,6 +367,15 @@ final class FakeSession {
         } finally {
             running = null;
         }
+    }
+
+    /** {@code row} with each text value over 63 bytes as its {@link BackingNames} stand-in. */
+    private static List<Object> standIns(List<Object> row) {
+        List<Object> out = new ArrayList<>(row.size());
+        for (Object v : row) {
+            out.add(v instanceof String s ? BackingNames.standIn(s) : v);
+        }
+        return out;
     }
 
     private static void set(PreparedStatement st, List<Object> row) throws SQLException {
@@ -513,7 +528,7 @@ final class FakeSession {
         if (!a.get(0).equals(b.get(0))) {
             throw SnowflakeError.unsupported("SWAP WITH a table of another schema");
         }
-        String s = SqlTokens.quote(a.get(0));
+        String s = SqlTokens.pg(a.get(0));
         String tmp = "_fake_swap_" + id;
         alone(
                 () -> {
@@ -522,23 +537,23 @@ final class FakeSession {
                                 "ALTER TABLE "
                                         + s
                                         + "."
-                                        + SqlTokens.quote(a.get(1))
+                                        + SqlTokens.pg(a.get(1))
                                         + " RENAME TO "
                                         + SqlTokens.quote(tmp));
                         st.execute(
                                 "ALTER TABLE "
                                         + s
                                         + "."
-                                        + SqlTokens.quote(b.get(1))
+                                        + SqlTokens.pg(b.get(1))
                                         + " RENAME TO "
-                                        + SqlTokens.quote(a.get(1)));
+                                        + SqlTokens.pg(a.get(1)));
                         st.execute(
                                 "ALTER TABLE "
                                         + s
                                         + "."
                                         + SqlTokens.quote(tmp)
                                         + " RENAME TO "
-                                        + SqlTokens.quote(b.get(1)));
+                                        + SqlTokens.pg(b.get(1)));
                     }
                     return null;
                 });

@@ -121,6 +121,21 @@ public final class FakeSnowflake implements AutoCloseable {
         return p;
     }
 
+    /**
+     * The name a schema, table or column named {@code name} has in the backing database: itself, or
+     * its 63-byte stand-in when longer than PostgreSQL keeps (see the README).
+     */
+    public static String backingName(String name) {
+        return BackingNames.standIn(name);
+    }
+
+    /**
+     * The Snowflake name of a backing schema's, table's or column's name ({@link #backingName}).
+     */
+    public static String snowflakeName(String backingName) {
+        return BackingNames.original(backingName);
+    }
+
     /** A connection to the backing PostgreSQL database, to look behind the fake. */
     public Connection backing() throws SQLException {
         return pg(pgDatabase);

@@ -114,6 +114,73 @@ class FakeSnowflakeITCase {
                 .hasMessageContaining("JWT token is invalid.");
     }
 
+    /**
+     * Snowflake keeps names of up to 255 characters: a 100-character table and column name (over
+     * PostgreSQL's 63 bytes) are created, filled, read back under their whole names as column
+     * labels, found in INFORMATION_SCHEMA by their whole names, and named whole in an error, while
+     * PostgreSQL holds them under their stand-ins.
+     */
+    @Test
+    void namesOver63BytesAreKeptWholeAsInSnowflake() throws Exception {
+        String table = "t".repeat(90) + "_long_tabl";
+        String column = "c".repeat(90) + "_long_colu";
+        try (Connection c = connect();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA \"long_s\"");
+            st.execute(
+                    "CREATE TABLE \"long_s\".\""
+                            + table
+                            + "\" (\"id\" NUMBER(38,0), \""
+                            + column
+                            + "\" VARCHAR)");
+            st.execute("INSERT INTO \"long_s\".\"" + table + "\" VALUES (1, 'a'), (2, 'b')");
+            try (ResultSet rs =
+                    st.executeQuery(
+                            "SELECT \""
+                                    + column
+                                    + "\" FROM \"long_s\".\""
+                                    + table
+                                    + "\" ORDER BY \"id\"")) {
+                assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo(column);
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("a");
+            }
+            try (var ps =
+                    c.prepareStatement(
+                            "SELECT TABLE_NAME, COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS"
+                                    + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+                                    + " ORDER BY ORDINAL_POSITION")) {
+                ps.setString(1, "long_s");
+                ps.setString(2, table);
+                List<List<String>> found = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        found.add(List.of(rs.getString(1), rs.getString(2)));
+                    }
+                }
+                assertThat(found).containsExactly(List.of(table, "id"), List.of(table, column));
+            }
+            assertThatThrownBy(
+                            () ->
+                                    st.execute(
+                                            "CREATE TABLE \"long_s\".\""
+                                                    + table
+                                                    + "\" (\"id\" NUMBER(38,0))"))
+                    .hasMessageContaining("Object '" + table + "' already exists.");
+        }
+        try (Connection pg = fake.backing();
+                ResultSet rs =
+                        pg.createStatement()
+                                .executeQuery(
+                                        "SELECT count(*) FROM \"long_s\".\""
+                                                + FakeSnowflake.backingName(table)
+                                                + "\"")) {
+            assertThat(FakeSnowflake.backingName(table)).hasSize(63).startsWith("t".repeat(50));
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getLong(1)).isEqualTo(2);
+        }
+    }
+
     @Test
     void unquotedNamesFoldToUpperCaseAndAHostileQuotedNameIsKeptAsWritten() throws Exception {
         String hostile = "\"we\"\"ird Tab.le; DROP \"";

@@ -227,7 +227,7 @@ final class PostgresText {
                 continue;
             }
             switch (t.kind()) {
-                case QUOTED -> out.append(SqlTokens.quote(t.text()));
+                case QUOTED -> out.append(SqlTokens.pg(t.text()));
                 case STRING -> out.append(SqlTokens.literal(t.text()));
                 case NUMBER -> out.append(t.text());
                 case SYMBOL -> out.append(t.text());
@@ -240,7 +240,7 @@ final class PostgresText {
                     } else if (KEYWORDS.contains(upper)) {
                         out.append(upper);
                     } else {
-                        out.append(SqlTokens.quote(upper));
+                        out.append(SqlTokens.pg(upper));
                     }
                 }
             }

@@ -74,6 +74,22 @@ final class QueryResult {
                 columns, List.of(counts.stream().map(String::valueOf).toList()), statementType);
     }
 
+    /**
+     * This result with every value that is a stand-in of {@link BackingNames} replaced by the name
+     * it stands for: a catalog query's answer, whose values are names.
+     */
+    QueryResult withOriginalNames() {
+        List<List<String>> named = new ArrayList<>();
+        for (List<String> row : rows) {
+            List<String> out = new ArrayList<>(row.size());
+            for (String v : row) {
+                out.add(BackingNames.original(v));
+            }
+            named.add(out);
+        }
+        return new QueryResult(columns, named, statementType);
+    }
+
     static QueryResult of(ResultSet rs) throws SQLException, SnowflakeError {
         ResultSetMetaData meta = rs.getMetaData();
         List<Column> columns = new ArrayList<>();
@@ -93,7 +109,7 @@ final class QueryResult {
 
     private static Column column(ResultSetMetaData meta, int i)
             throws SQLException, SnowflakeError {
-        String name = meta.getColumnLabel(i);
+        String name = BackingNames.original(meta.getColumnLabel(i));
         String pgType = meta.getColumnTypeName(i);
         return switch (pgType) {
             case "numeric" -> {

@@ -18,7 +18,9 @@ final class SnowflakeErrors {
     static SnowflakeError of(SQLException e) {
         String state = e.getSQLState() == null ? "XX000" : e.getSQLState();
         String message =
-                e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+                e.getMessage() == null
+                        ? ""
+                        : BackingNames.originals(e.getMessage().lines().findFirst().orElse(""));
         String name = first(message);
         return switch (state) {
             case "42P01" -> SnowflakeError.notFound("Object", name);

@@ -168,6 +168,11 @@ final class SqlTokens {
         return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
+    /** {@code name} quoted as the backing PostgreSQL stores it ({@link BackingNames}). */
+    static String pg(String name) {
+        return quote(BackingNames.standIn(name));
+    }
+
     /** A standard SQL string literal for PostgreSQL. */
     static String literal(String value) {
         if (value.indexOf('\0') >= 0) {
