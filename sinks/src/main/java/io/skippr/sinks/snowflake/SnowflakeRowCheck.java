@@ -1,6 +1,5 @@
 package io.skippr.sinks.snowflake;
 
-import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.StreamSchema;
@@ -27,18 +26,7 @@ final class SnowflakeRowCheck implements RowCheck {
 
     @Override
     public String problem(StreamSchema schema, Row row) {
-        Object[] values = row.values();
-        for (int i = 0; i < schema.columns().size() && i < values.length; i++) {
-            Object v = values[i];
-            if (v != null) {
-                Column column = schema.columns().get(i);
-                String problem = problem(column.type(), v);
-                if (problem != null) {
-                    return "column " + column.name() + ": " + problem;
-                }
-            }
-        }
-        return null;
+        return RowCheck.firstProblem(schema, row, SnowflakeRowCheck::problem);
     }
 
     static String problem(DataType type, Object v) {

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.connector.sink2.Committer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Commits a SQL sink's committables through {@link CommitTransaction}, idempotently: a commit whose
@@ -33,6 +35,8 @@ public final class SqlCommitter implements Committer<SqlCommittable> {
         NONE,
         RUN
     }
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqlCommitter.class);
 
     private final SqlSinkSettings settings;
     private final Scope scope;
@@ -99,6 +103,12 @@ public final class SqlCommitter implements Committer<SqlCommittable> {
         } catch (SQLException e) {
             closeConnection();
             if (settings.database().retriable(e)) {
+                LOG.warn(
+                        "{} failed and is retried: {} (SQL state {}, code {})",
+                        describe(key),
+                        e.getMessage(),
+                        e.getSQLState(),
+                        e.getErrorCode());
                 requests.forEach(CommitRequest::retryLater);
                 return;
             }
