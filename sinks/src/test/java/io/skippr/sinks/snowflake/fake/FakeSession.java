@@ -51,6 +51,9 @@ final class FakeSession {
     private volatile Statement running;
     private volatile String runningRequestId;
 
+    /** The request an abort asked to cancel, checked as its backing statement starts. */
+    private volatile String cancelled;
+
     FakeSession(
             FakeSnowflake server,
             long id,
@@ -313,6 +316,9 @@ final class FakeSession {
         }
         try (PreparedStatement st = pg.prepareStatement(text)) {
             running = st;
+            if (runningRequestId != null && runningRequestId.equals(cancelled)) {
+                throw new SQLException("canceling statement due to user request", "57014");
+            }
             long count;
             if (rows.size() == 1) {
                 set(st, rows.get(0));
@@ -814,14 +820,26 @@ final class FakeSession {
         return data;
     }
 
-    /** Cancels the statement running for {@code requestId}; answers whether there was one. */
+    /**
+     * Cancels the statement running for {@code requestId}; answers whether there was one. A request
+     * whose backing statement has not started yet is cancelled as it starts ({@link #cancelled});
+     * one that starts between the two is cancelled again until it has ended (5 s at most), as a
+     * cancel that reaches PostgreSQL before its query is lost.
+     */
     boolean abort(String requestId) throws SQLException {
-        Statement st = running;
-        if (st != null && requestId.equals(runningRequestId)) {
-            st.cancel();
-            return true;
+        if (!requestId.equals(runningRequestId)) {
+            return false;
         }
-        return false;
+        cancelled = requestId;
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (requestId.equals(runningRequestId) && System.nanoTime() < deadline) {
+            Statement st = running;
+            if (st != null) {
+                st.cancel();
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+        }
+        return true;
     }
 
     void close() throws SQLException {
