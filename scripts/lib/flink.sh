@@ -38,6 +38,22 @@ flink_classpath() {
   FLINK_CLASSPATH=$(<"$classpath")
 }
 
+# Links the plugins Skippr ships (flink-cluster/target/plugins/<name>/*.jar: s3-fs-hadoop for
+# checkpoints and savepoints on s3://, metrics-prometheus) into the plugin folder DIR, one folder
+# each, as a Flink distribution's plugins/ holds them; a folder of that name already there (the
+# user's own) is left as it is.
+flink_link_plugins() {
+  local dir=$1 plugin jar
+  for plugin in "$root"/flink-cluster/target/plugins/*/; do
+    [[ -d $plugin ]] || continue
+    [[ -e $dir/$(basename "$plugin") ]] && continue
+    mkdir -p "$dir/$(basename "$plugin")"
+    for jar in "$plugin"*.jar; do
+      ln -s "$jar" "$dir/$(basename "$plugin")/"
+    done
+  done
+}
+
 # Runs BashJavaUtils COMMAND ARGS... and prints its result lines, as Flink's bin/config.sh does.
 flink_bash_java_utils() {
   local output

@@ -65,9 +65,12 @@ public final class SkipprJob {
 
     /**
      * A continuous job keeps its checkpoints in a folder of its pipeline's, {@code
-     * <execution.checkpointing.dir>/<pipeline>/<job id>/chk-N}, and its savepoints (taken without a
-     * folder named) in {@code <execution.checkpointing.savepoint-dir>/<pipeline>/}, so that the
-     * newest of a pipeline can be found to resume from ({@code scripts/flink resume --pipeline P}).
+     * <execution.checkpointing.dir>/<pipeline>/<job id>/chk-N}, and the savepoints it takes itself
+     * in {@code <execution.checkpointing.savepoint-dir>/<pipeline>/}, so that the newest of a
+     * pipeline can be found to resume from ({@code scripts/flink resume --pipeline P}). A savepoint
+     * a cluster takes through its REST API without a folder named ({@code flink stop JOBID}) goes
+     * to the cluster's own savepoint folder instead: name {@code --savepointPath <dir>/<pipeline>}
+     * for {@code resume} to find it.
      */
     static void checkpointsOf(StreamExecutionEnvironment flink, String pipeline) {
         Configuration conf = new Configuration();
