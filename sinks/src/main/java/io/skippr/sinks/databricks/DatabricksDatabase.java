@@ -31,7 +31,8 @@ public record DatabricksDatabase(DatabricksWorkspace workspace, String catalog, 
 
     @Override
     public Staging staging() {
-        return new StagedFiles(stage, StagedLayout.DEFAULT, new DatabricksCopy(stage));
+        return new StagedFiles(
+                stage, StagedLayout.DEFAULT, new DatabricksCopy(stage), new DatabricksParquet());
     }
 
     @Override

@@ -9,10 +9,11 @@ import java.util.stream.Collectors;
 
 /**
  * Snowflake's {@code COPY INTO <staging table> FROM @stage FILES = (…) FILE_FORMAT = (TYPE =
- * PARQUET) MATCH_BY_COLUMN_NAME = CASE_SENSITIVE}: loads exactly the files of one staged set, in
- * the commit's transaction. A file Snowflake's load history shows as loaded into that table is
- * skipped, so the statement is safe to repeat; staging tables are new per set, so nothing is
- * skipped that should load.
+ * PARQUET) MATCH_BY_COLUMN_NAME = CASE_SENSITIVE FORCE = TRUE}: loads exactly the files of one
+ * staged set, in the commit's transaction. {@code FORCE} loads them whatever Snowflake's load
+ * history says (a rolled-back attempt's history must not make the next attempt skip its files): the
+ * marker decides whether a set was committed, and the commit checks that the staging table holds
+ * exactly the set's rows.
  *
  * @param stage the stage the files are in, as statements name it ({@code @"schema"."stage"})
  */
@@ -39,13 +40,13 @@ record SnowflakeCopy(String stage) implements StagedLoad {
     String statement(String qualifiedTable, List<String> files) {
         return "COPY INTO "
                 + qualifiedTable
-                + " FROM '"
-                + stage.replace("\\", "\\\\").replace("'", "\\'")
-                + "/' FILES = ("
+                + " FROM "
+                + SnowflakeDialect.QUOTE.literal(stage + "/")
+                + " FILES = ("
                 + files.stream()
                         .map(SnowflakeDialect.QUOTE::literal)
                         .collect(Collectors.joining(", "))
                 + ") FILE_FORMAT = (TYPE = PARQUET) MATCH_BY_COLUMN_NAME = CASE_SENSITIVE"
-                + " ON_ERROR = ABORT_STATEMENT";
+                + " ON_ERROR = ABORT_STATEMENT FORCE = TRUE";
     }
 }

@@ -194,10 +194,43 @@ public final class SnowflakeDialect implements SqlDialect {
     /** Opens the commit's explicit transaction. */
     @Override
     public void beginCommit(Connection c, String qualifiedMarker) throws SQLException {
+        String lock = commitLock(qualifiedMarker);
         try (Statement st = c.createStatement()) {
+            // the lock's row, committed before the transaction begins (in Snowflake a DDL
+            // statement commits by itself, and the INSERT is committed explicitly)
+            st.execute(
+                    "CREATE TABLE IF NOT EXISTS " + lock + " (\"commits\" NUMBER(19,0) NOT NULL)");
+            st.execute(
+                    "INSERT INTO "
+                            + lock
+                            + " SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM "
+                            + lock
+                            + ")");
+            st.execute("COMMIT");
             st.execute("BEGIN TRANSACTION");
+            st.execute("UPDATE " + lock + " SET \"commits\" = \"commits\" + 1");
         }
     }
+
+    /**
+     * The table whose one row a commit updates first, in its transaction, beside {@code
+     * qualifiedMarker}: Snowflake's INSERTs do not wait for each other, so two attempts at one
+     * commit (a TaskManager cut off from the JobManager but not from Snowflake, and the restarted
+     * job) could both find no marker row and both append their rows. An UPDATE waits for another
+     * transaction's UPDATE of the same table until it ends, so the second attempt reads the marker
+     * table only after the first committed (and finds its marker) or rolled back. Commits into one
+     * schema take turns.
+     */
+    static String commitLock(String qualifiedMarker) {
+        String marker = QUOTE.quote(SqlNames.MARKER_TABLE);
+        if (!qualifiedMarker.endsWith(marker)) {
+            throw new IllegalArgumentException("not a marker table: " + qualifiedMarker);
+        }
+        return qualifiedMarker.substring(0, qualifiedMarker.length() - marker.length())
+                + QUOTE.quote(COMMIT_LOCK);
+    }
+
+    static final String COMMIT_LOCK = "_skippr_commit_lock";
 
     /**
      * Keeps a column that takes every new value; widens a NUMBER to more digits at the same scale

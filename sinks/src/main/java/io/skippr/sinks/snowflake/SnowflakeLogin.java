@@ -79,6 +79,9 @@ record SnowflakeLogin(
         }
         p.setProperty("application", "skippr");
         p.setProperty("JDBC_QUERY_RESULT_FORMAT", "JSON");
+        // quoted names stay case-sensitive even where an account or user sets this parameter: a
+        // COPY matches staged columns by their exact names, and would load NULLs otherwise
+        p.setProperty("QUOTED_IDENTIFIERS_IGNORE_CASE", "false");
         // no probing of cloud instance metadata at each login
         p.setProperty("disablePlatformDetection", "true");
         if (privateKeyFile != null) {

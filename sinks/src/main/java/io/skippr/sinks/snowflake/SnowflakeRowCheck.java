@@ -60,7 +60,9 @@ final class SnowflakeRowCheck implements RowCheck {
         if (!StagedParquet.decimal(type)) {
             return text(d.toPlainString());
         }
-        int integerDigits = Math.max(0, d.precision() - d.scale());
+        // the value as it is staged: rounded half up to the column's scale, as a NUMBER cast rounds
+        BigDecimal staged = d.setScale(type.scale(), java.math.RoundingMode.HALF_UP);
+        int integerDigits = Math.max(0, staged.precision() - staged.scale());
         if (integerDigits > type.precision() - type.scale()) {
             return d.toPlainString()
                     + " has more integer digits than NUMBER("

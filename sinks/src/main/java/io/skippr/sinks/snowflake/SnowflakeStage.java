@@ -85,13 +85,11 @@ final class SnowflakeStage implements Stage {
     private void upload(String key, Path local, Map<String, String> metadata) throws IOException {
         String folder = physicalFolder(key, metadata);
         String put =
-                "PUT 'file://"
-                        + local.toAbsolutePath().toString().replace("'", "\\'")
-                        + "' '"
-                        + ref().replace("'", "\\'")
-                        + "/"
-                        + folder.replace("'", "\\'")
-                        + "' AUTO_COMPRESS = FALSE OVERWRITE = TRUE";
+                "PUT "
+                        + SnowflakeDialect.QUOTE.literal("file://" + local.toAbsolutePath())
+                        + " "
+                        + SnowflakeDialect.QUOTE.literal(ref() + "/" + folder)
+                        + " AUTO_COMPRESS = FALSE OVERWRITE = TRUE";
         for (int attempt = 1; ; attempt++) {
             try (Connection c = login.connect();
                     Statement st = c.createStatement()) {
@@ -204,7 +202,7 @@ final class SnowflakeStage implements Stage {
     }
 
     private String literalPath(String key) {
-        return "'" + (ref() + "/" + key).replace("\\", "\\\\").replace("'", "\\'") + "'";
+        return SnowflakeDialect.QUOTE.literal(ref() + "/" + key);
     }
 
     @Override

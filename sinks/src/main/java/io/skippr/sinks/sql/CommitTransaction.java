@@ -723,6 +723,7 @@ public final class CommitTransaction {
             insert(c, table, columns, rows);
             return;
         }
+        targets.refuseDdlInTransaction(c, table);
         String replacement = SqlNames.replacement(table);
         MarkerTable.execute(c, "DROP TABLE IF EXISTS " + settings.qualified(replacement));
         LinkedHashMap<String, String> columns = null;

@@ -52,6 +52,7 @@ public final class TargetTables {
             Connection c, String table, StreamSchema schema, List<String> key) throws SQLException {
         LinkedHashMap<String, String> existing = dialect.columns(c, settings.schema(), table);
         if (existing == null || !changes(table, existing, schema).isEmpty()) {
+            refuseDdlInTransaction(c, table);
             dialect.lockForDdl(c, settings.schema(), table);
             existing = dialect.columns(c, settings.schema(), table);
             if (existing == null) {
@@ -77,6 +78,24 @@ public final class TargetTables {
             }
         }
         return existing;
+    }
+
+    /**
+     * Where DDL commits by itself ({@link SqlDialect#transactionalDdl} false: Snowflake), the
+     * commit creates and evolves its tables before its transaction; a table that needs DDL inside
+     * it was dropped or changed in between. Running the DDL there would commit the transaction's
+     * earlier statements without the marker row, so the commit fails as retriable instead, and its
+     * next attempt does the DDL first again.
+     */
+    void refuseDdlInTransaction(Connection c, String table) throws SQLException {
+        if (!dialect.transactionalDdl() && !c.getAutoCommit()) {
+            throw new SQLException(
+                    "Table "
+                            + settings.qualified(table)
+                            + " changed between the commit's DDL and its transaction; the commit"
+                            + " is tried again",
+                    "40001");
+        }
     }
 
     /**

@@ -109,14 +109,45 @@ public final class StagedFiles implements Staging {
                 st.execute(table.create(dialect));
             }
         }
-        List<String> files = new ArrayList<>();
         String parts = metadata.get(StagedLayout.PARTS);
-        int count = parts == null ? 0 : Integer.parseInt(parts);
-        for (int i = 0; i < count; i++) {
+        if (parts == null) {
+            throw new SQLException(
+                    stage.url(manifest) + " has no " + StagedLayout.PARTS + " metadata", "XX000");
+        }
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < Integer.parseInt(parts); i++) {
             files.add(layout.part(settings.schema(), rows.staging(), i, format.extension()));
         }
         load.load(c, settings.qualified(rows.staging()), stage.url(manifest), files);
+        checkLoaded(c, settings, rows);
         return true;
+    }
+
+    /**
+     * Fails the commit unless the staging table holds exactly the rows the writer staged: a load
+     * that matched no column (a warehouse that folded the staged names), skipped a file it believed
+     * loaded before, or read a stale part would otherwise commit, marker and all, what it did not
+     * stage.
+     */
+    private static void checkLoaded(Connection c, SqlSinkSettings settings, SqlCommittable rows)
+            throws SQLException {
+        try (Statement st = c.createStatement();
+                java.sql.ResultSet rs =
+                        st.executeQuery(
+                                "SELECT count(*) FROM " + settings.qualified(rows.staging()))) {
+            rs.next();
+            long loaded = rs.getLong(1);
+            if (loaded != rows.rows()) {
+                throw new SQLException(
+                        "loading the staged set "
+                                + rows.staging()
+                                + " put "
+                                + loaded
+                                + " rows in its staging table, and the writer staged "
+                                + rows.rows(),
+                        "XX000");
+            }
+        }
     }
 
     @Override

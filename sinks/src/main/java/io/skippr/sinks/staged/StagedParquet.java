@@ -7,6 +7,7 @@ import io.skippr.sinks.sql.SqlNames;
 import io.skippr.sinks.sql.StagingTable;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -220,7 +221,9 @@ public final class StagedParquet {
                     out.addBinary(
                             decimal(type)
                                     ? Binary.fromConstantByteArray(
-                                            d.setScale(type.scale()).unscaledValue().toByteArray())
+                                            d.setScale(type.scale(), RoundingMode.HALF_UP)
+                                                    .unscaledValue()
+                                                    .toByteArray())
                                     : Binary.fromString(d.toPlainString()));
                 }
                 case STRING, JSON -> out.addBinary(Binary.fromString((String) value));

@@ -10,6 +10,7 @@ import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SkipprId;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.sinks.databricks.fake.FakeDatabricks;
+import io.skippr.sinks.sql.RecordedRequest;
 import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlCommitter;
 import io.skippr.sinks.sql.SqlDatabase;
@@ -33,7 +34,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,15 +78,17 @@ class DatabricksCommitITCase {
         assertThat(staged(schema)).as("the staged part and its manifest").hasSize(2);
         Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
-            assertThat(commit(committer, committables)).containsExactly("retry");
+            assertThat(RecordedRequest.commit(committer, committables)).containsExactly("retry");
             assertThat(count(schema)).as("the rows landed before the marker").isEqualTo("10/550");
             assertThat(markers(schema)).isZero();
-            assertThat(commit(committer, committables)).containsExactly("committed");
+            assertThat(RecordedRequest.commit(committer, committables))
+                    .containsExactly("committed");
             assertThat(count(schema)).isEqualTo("10/550");
             assertThat(markers(schema)).isEqualTo(1);
             assertThat(staged(schema)).as("staged files after the commit").isEmpty();
             assertThat(tables(schema)).containsExactlyInAnyOrder("_skippr_commits", "orders");
-            assertThat(commit(committer, committables)).containsExactly("already committed");
+            assertThat(RecordedRequest.commit(committer, committables))
+                    .containsExactly("already committed");
             assertThat(count(schema)).isEqualTo("10/550");
         }
     }
@@ -108,7 +110,9 @@ class DatabricksCommitITCase {
                 SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
         Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
         try (SqlCommitter committer = new SqlCommitter(cancelled, SqlCommitter.Scope.CHECKPOINT)) {
-            assertThat(commit(committer, stage(cancelled, rows(1, 10, 0, List.of()))))
+            assertThat(
+                            RecordedRequest.commit(
+                                    committer, stage(cancelled, rows(1, 10, 0, List.of()))))
                     .containsExactly("retry");
         }
         assertThat(count(schema)).as("the rows landed before the marker").isEqualTo("10/550");
@@ -119,7 +123,8 @@ class DatabricksCommitITCase {
                         .map(r -> r.identified(r.id(), r.syncedAtMicros() + 60_000_000L))
                         .toList();
         try (SqlCommitter committer = new SqlCommitter(next, SqlCommitter.Scope.CHECKPOINT)) {
-            assertThat(commit(committer, stage(next, again))).containsExactly("committed");
+            assertThat(RecordedRequest.commit(committer, stage(next, again)))
+                    .containsExactly("committed");
         }
         assertThat(count(schema)).isEqualTo("10/550");
         assertThat(markers(schema)).isEqualTo(1);
@@ -139,11 +144,11 @@ class DatabricksCommitITCase {
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
             Collection<SqlCommittable> first = stage(settings, rows(1, 10, 0, List.of()));
             Stopping.STOP.put(db.id, Pattern.compile("^MERGE INTO"));
-            assertThat(commit(committer, first)).containsExactly("retry");
+            assertThat(RecordedRequest.commit(committer, first)).containsExactly("retry");
             assertThat(count(schema))
                     .as("stopped after COPY INTO, the target created")
                     .isEqualTo("0/0");
-            assertThat(commit(committer, first)).containsExactly("committed");
+            assertThat(RecordedRequest.commit(committer, first)).containsExactly("committed");
             assertThat(count(schema)).isEqualTo("10/550");
 
             // ids 1-5 get amount + 1, id 10 is deleted
@@ -151,9 +156,9 @@ class DatabricksCommitITCase {
             changes.addAll(rows(10, 10, 0, List.of(10L)));
             Collection<SqlCommittable> second = stage(settings, changes, 2L);
             Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
-            assertThat(commit(committer, second)).containsExactly("retry");
+            assertThat(RecordedRequest.commit(committer, second)).containsExactly("retry");
             assertThat(count(schema)).as("merged before the marker").isEqualTo("9/455");
-            assertThat(commit(committer, second)).containsExactly("committed");
+            assertThat(RecordedRequest.commit(committer, second)).containsExactly("committed");
             assertThat(count(schema)).isEqualTo("9/455");
             assertThat(markers(schema)).isEqualTo(2);
             assertThat(staged(schema)).isEmpty();
@@ -359,58 +364,6 @@ class DatabricksCommitITCase {
         @Override
         public String describe() {
             return inner.describe();
-        }
-    }
-
-    private static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> all)
-            throws Exception {
-        List<Request> requests = all.stream().map(Request::new).toList();
-        committer.commit(new ArrayList<>(requests));
-        return requests.stream().map(r -> r.signal).distinct().toList();
-    }
-
-    /** A commit request that records what the committer signalled. */
-    static final class Request implements Committer.CommitRequest<SqlCommittable> {
-        final SqlCommittable committable;
-        String signal = "committed";
-
-        Request(SqlCommittable committable) {
-            this.committable = committable;
-        }
-
-        @Override
-        public SqlCommittable getCommittable() {
-            return committable;
-        }
-
-        @Override
-        public int getNumberOfRetries() {
-            return 0;
-        }
-
-        @Override
-        public void signalFailedWithKnownReason(Throwable t) {
-            signal = "failed: " + t.getMessage();
-        }
-
-        @Override
-        public void signalFailedWithUnknownReason(Throwable t) {
-            throw new IllegalStateException(t);
-        }
-
-        @Override
-        public void retryLater() {
-            signal = "retry";
-        }
-
-        @Override
-        public void updateAndRetryLater(SqlCommittable committable) {
-            signal = "retry";
-        }
-
-        @Override
-        public void signalAlreadyCommitted() {
-            signal = "already committed";
         }
     }
 }

@@ -9,6 +9,7 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SkipprId;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.sql.RecordedRequest;
 import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlCommitter;
 import io.skippr.sinks.sql.SqlSinkSettings;
@@ -18,12 +19,10 @@ import io.skippr.sinks.sql.WriteMode;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,12 +77,14 @@ class RedshiftCommitITCase {
         assertThat(staged()).as("the staged set and its manifest").hasSize(2);
         redshift.twin.failNext(Pattern.compile("^LOCK "), 1);
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
-            assertThat(commit(committer, committables)).containsExactly("retry");
+            assertThat(RecordedRequest.commit(committer, committables)).containsExactly("retry");
             assertThat(count()).as("the refused transaction left nothing").isEqualTo("no table");
-            assertThat(commit(committer, committables)).containsExactly("committed");
+            assertThat(RecordedRequest.commit(committer, committables))
+                    .containsExactly("committed");
             assertThat(count()).isEqualTo("10/550");
             assertThat(staged()).as("staged files after the commit").isEmpty();
-            assertThat(commit(committer, committables)).containsExactly("already committed");
+            assertThat(RecordedRequest.commit(committer, committables))
+                    .containsExactly("already committed");
             assertThat(count()).isEqualTo("10/550");
         }
         assertThat(redshift.twin.statements())
@@ -126,57 +127,5 @@ class RedshiftCommitITCase {
                 position,
                 SkipprId.of("orders", position),
                 1_700_000_000_000_000L);
-    }
-
-    private static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> all)
-            throws Exception {
-        List<Request> requests = all.stream().map(Request::new).toList();
-        committer.commit(new ArrayList<>(requests));
-        return requests.stream().map(r -> r.signal).distinct().toList();
-    }
-
-    /** A commit request that records what the committer signalled. */
-    static final class Request implements Committer.CommitRequest<SqlCommittable> {
-        final SqlCommittable committable;
-        String signal = "committed";
-
-        Request(SqlCommittable committable) {
-            this.committable = committable;
-        }
-
-        @Override
-        public SqlCommittable getCommittable() {
-            return committable;
-        }
-
-        @Override
-        public int getNumberOfRetries() {
-            return 0;
-        }
-
-        @Override
-        public void signalFailedWithKnownReason(Throwable t) {
-            signal = "failed: " + t.getMessage();
-        }
-
-        @Override
-        public void signalFailedWithUnknownReason(Throwable t) {
-            throw new IllegalStateException(t);
-        }
-
-        @Override
-        public void retryLater() {
-            signal = "retry";
-        }
-
-        @Override
-        public void updateAndRetryLater(SqlCommittable committable) {
-            signal = "retry";
-        }
-
-        @Override
-        public void signalAlreadyCommitted() {
-            signal = "already committed";
-        }
     }
 }

@@ -3,7 +3,21 @@ package io.skippr.sinks.snowflake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
+import io.skippr.core.record.Operation;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SkipprId;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.sql.RecordedRequest;
+import io.skippr.sinks.sql.SqlCommittable;
+import io.skippr.sinks.sql.SqlCommitter;
+import io.skippr.sinks.sql.SqlNames;
+import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.SqlStagingWriter;
+import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sinks.staged.StagedLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +31,13 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.crypto.Cipher;
 import javax.crypto.EncryptedPrivateKeyInfo;
 import javax.crypto.SecretKeyFactory;
@@ -146,6 +164,140 @@ class SnowflakeSinkITCase {
         return new EncryptedPrivateKeyInfo(params, cipher.doFinal(key.getPrivate().getEncoded()))
                 .getEncoded();
     }
+
+    /**
+     * Passes when two attempts at one continuous commit run at once (a TaskManager cut off from the
+     * JobManager but not from Snowflake keeps committing while the restarted job repeats the same
+     * commit): the second waits for the first's transaction and then finds its marker row, so the
+     * rows land once. The first attempt is a session that holds the commit lock with the commit's
+     * marker row inserted and not yet committed. Before the commit lock, the second attempt found
+     * no marker (the first's was not committed), loaded its ten rows and inserted a second marker
+     * row.
+     */
+    @Test
+    void aSecondAttemptAtACommitWaitsForTheFirstAndFindsItsMarker() throws Exception {
+        String schema = "skippr_sf_lock_" + Long.toHexString(System.nanoTime());
+        SnowflakeLogin login = login(TestSnowflake.USER, TestSnowflake.PASSWORD, null, null);
+        SnowflakeDatabase db = new SnowflakeDatabase(login, stage(login, schema));
+        SqlSinkSettings settings =
+                SqlSinks.prepare(db, "p", "warehouse", schema, false, WriteMode.APPEND);
+        Collection<SqlCommittable> committables;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            writer.write(new SchemaChange(ORDERS), null);
+            for (long id = 1; id <= 10; id++) {
+                String position = "orders#" + id;
+                writer.write(
+                        new Row(
+                                "orders",
+                                ORDERS.version(),
+                                Operation.INSERT,
+                                new Object[] {id, (int) id * 10},
+                                position,
+                                SkipprId.of("orders", position),
+                                1_700_000_000_000_000L),
+                        null);
+            }
+            committables = writer.prepareCommit();
+        }
+        SqlCommittable first = committables.iterator().next();
+        String markers = settings.qualified(SqlNames.MARKER_TABLE);
+        try (Connection firstAttempt = db.connect();
+                Statement st = firstAttempt.createStatement()) {
+            firstAttempt.setAutoCommit(false);
+            SnowflakeDialect.QUOTE.beginCommit(firstAttempt, markers);
+            st.execute(
+                    "INSERT INTO "
+                            + markers
+                            + " (\"pipeline\", \"sink\", \"run\", \"checkpoint\", \"subtask\","
+                            + " \"parallelism\", \"bounded\", \"write_mode\", \"rows\") VALUES ('p',"
+                            + " 'warehouse', "
+                            + first.run()
+                            + ", "
+                            + first.checkpoint()
+                            + ", 0, 1, FALSE, 'append', 10)");
+            CompletableFuture<List<String>> second;
+            try (SqlCommitter committer =
+                    new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+                second =
+                        CompletableFuture.supplyAsync(
+                                () -> {
+                                    try {
+                                        return RecordedRequest.commit(committer, committables);
+                                    } catch (Exception e) {
+                                        throw new IllegalStateException(e);
+                                    }
+                                });
+                awaitWaitingFor(SnowflakeDialect.COMMIT_LOCK, second);
+                assertThat(second).as("the second attempt, while the first is open").isNotDone();
+                firstAttempt.commit();
+                assertThat(second.get(60, TimeUnit.SECONDS)).containsExactly("already committed");
+            }
+        }
+        try (Connection c = db.connect()) {
+            assertThat(one(c, "SELECT count(*) FROM \"" + schema + "\".\"orders\""))
+                    .as("rows the second attempt loaded")
+                    .isEqualTo("0");
+            assertThat(one(c, "SELECT count(*) FROM " + markers)).isEqualTo("1");
+        }
+    }
+
+    /** Waits (a minute at most) until a statement naming {@code table} waits for a lock. */
+    private static void awaitWaitingFor(String table, CompletableFuture<?> waiter)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        try (Connection pg = snowflake.backing()) {
+            while (true) {
+                try (Statement st = pg.createStatement();
+                        ResultSet rs =
+                                st.executeQuery(
+                                        "SELECT count(*) FROM pg_stat_activity WHERE"
+                                                + " wait_event_type = 'Lock' AND query LIKE '%"
+                                                + table
+                                                + "%'")) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) {
+                        return;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(
+                            "no statement waits for "
+                                    + table
+                                    + " ("
+                                    + (waiter.isDone()
+                                            ? "it ended: "
+                                                    + waiter.handle((r, t) -> r + " " + t).get()
+                                            : "it runs")
+                                    + "); active:\n"
+                                    + active(pg));
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+            }
+        }
+    }
+
+    private static String active(Connection pg) throws Exception {
+        StringBuilder active = new StringBuilder();
+        try (Statement st = pg.createStatement();
+                ResultSet rs =
+                        st.executeQuery(
+                                "SELECT state, wait_event_type, query FROM pg_stat_activity"
+                                        + " WHERE state <> 'idle'")) {
+            while (rs.next()) {
+                active.append(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3))
+                        .append('\n');
+            }
+        }
+        return active.toString();
+    }
+
+    private static final StreamSchema ORDERS =
+            new StreamSchema(
+                    "orders",
+                    List.of(Column.of("id", DataType.INT64), Column.of("amount", DataType.INT32)),
+                    List.of("id"),
+                    "id");
 
     private static SnowflakeStage stage(SnowflakeLogin login, String schema) {
         return new SnowflakeStage(login, schema, SnowflakeStage.DEFAULT_NAME);
