@@ -15,11 +15,9 @@ import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.SqlStagingWriter;
 import io.skippr.sinks.sql.WriteMode;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,56 +50,9 @@ class DuckDbCommitterITCase {
                 .isZero();
     }
 
-    /** A commit request that records what the committer signalled. */
-    static final class Request implements Committer.CommitRequest<SqlCommittable> {
-        final SqlCommittable committable;
-        String signal = "committed";
-
-        Request(SqlCommittable committable) {
-            this.committable = committable;
-        }
-
-        @Override
-        public SqlCommittable getCommittable() {
-            return committable;
-        }
-
-        @Override
-        public int getNumberOfRetries() {
-            return 0;
-        }
-
-        @Override
-        public void signalFailedWithKnownReason(Throwable t) {
-            signal = "failed: " + t.getMessage();
-        }
-
-        @Override
-        public void signalFailedWithUnknownReason(Throwable t) {
-            throw new IllegalStateException(t);
-        }
-
-        @Override
-        public void retryLater() {
-            signal = "retry";
-        }
-
-        @Override
-        public void updateAndRetryLater(SqlCommittable committable) {
-            signal = "retry";
-        }
-
-        @Override
-        public void signalAlreadyCommitted() {
-            signal = "already committed";
-        }
-    }
-
     static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> committables)
             throws Exception {
-        List<Request> requests = committables.stream().map(Request::new).toList();
-        committer.commit(new ArrayList<>(requests));
-        return requests.stream().map(r -> r.signal).distinct().toList();
+        return io.skippr.sinks.sql.RecordedRequest.commit(committer, committables);
     }
 
     static Row row(long id, int amount, Operation op) {

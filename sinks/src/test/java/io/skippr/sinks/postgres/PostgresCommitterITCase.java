@@ -10,6 +10,7 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SkipprId;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.sql.RecordedRequest;
 import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlCommitter;
 import io.skippr.sinks.sql.SqlDatabase;
@@ -28,7 +29,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,60 +57,9 @@ class PostgresCommitterITCase {
         pg.close();
     }
 
-    /** A commit request that records what the committer signalled. */
-    static final class Request implements Committer.CommitRequest<SqlCommittable> {
-        final SqlCommittable committable;
-        String signal = "committed";
-
-        Request(SqlCommittable committable) {
-            this.committable = committable;
-        }
-
-        @Override
-        public SqlCommittable getCommittable() {
-            return committable;
-        }
-
-        @Override
-        public int getNumberOfRetries() {
-            return 0;
-        }
-
-        @Override
-        public void signalFailedWithKnownReason(Throwable t) {
-            signal = "failed: " + t.getMessage();
-        }
-
-        @Override
-        public void signalFailedWithUnknownReason(Throwable t) {
-            throw new IllegalStateException(t);
-        }
-
-        @Override
-        public void retryLater() {
-            signal = "retry";
-        }
-
-        @Override
-        public void updateAndRetryLater(SqlCommittable committable) {
-            signal = "retry";
-        }
-
-        @Override
-        public void signalAlreadyCommitted() {
-            signal = "already committed";
-        }
-    }
-
-    static List<Request> requests(Collection<SqlCommittable> committables) {
-        return committables.stream().map(Request::new).toList();
-    }
-
     static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> committables)
             throws Exception {
-        List<Request> requests = requests(committables);
-        committer.commit(new ArrayList<>(requests));
-        return requests.stream().map(r -> r.signal).distinct().toList();
+        return RecordedRequest.commit(committer, committables);
     }
 
     static Row row(long id, int amount, Operation op) {

@@ -230,7 +230,7 @@ class PostgresNamesAndAccessITCase {
                             () ->
                                     committer.commit(
                                             new ArrayList<>(
-                                                    PostgresCommitterITCase.requests(
+                                                    io.skippr.sinks.sql.RecordedRequest.of(
                                                             committables))))
                     .hasMessageContaining(
                             "must be owner of table orders: ALTER TABLE orders OWNER TO " + role);

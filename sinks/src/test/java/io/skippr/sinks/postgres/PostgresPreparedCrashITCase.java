@@ -145,10 +145,7 @@ class PostgresPreparedCrashITCase {
             org.apache.flink.api.connector.sink2.Committer<SqlCommittable> committer,
             List<SqlCommittable> committables)
             throws Exception {
-        List<PostgresCommitterITCase.Request> requests =
-                PostgresCommitterITCase.requests(committables);
-        committer.commit(new ArrayList<>(requests));
-        return requests.stream().map(r -> r.signal).distinct().toList();
+        return io.skippr.sinks.sql.RecordedRequest.commit(committer, committables);
     }
 
     /** count, distinct _skippr_id, and an MD5 over every column but the load time, by id. */

@@ -17,6 +17,11 @@ public final class RecordedRequest implements Committer.CommitRequest<SqlCommitt
         this.committable = committable;
     }
 
+    /** A request for each of {@code committables}. */
+    public static List<RecordedRequest> of(Collection<SqlCommittable> committables) {
+        return committables.stream().map(RecordedRequest::new).toList();
+    }
+
     /** Commits {@code all} through {@code committer}; returns the distinct signals. */
     public static List<String> commit(
             Committer<SqlCommittable> committer, Collection<SqlCommittable> all) throws Exception {
