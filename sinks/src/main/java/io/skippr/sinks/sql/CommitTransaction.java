@@ -725,7 +725,7 @@ public final class CommitTransaction {
         }
         targets.refuseDdlInTransaction(c, table);
         String replacement = SqlNames.replacement(table);
-        MarkerTable.execute(c, "DROP TABLE IF EXISTS " + settings.qualified(replacement));
+        MarkerTable.execute(c, dialect.dropTable(settings.qualified(replacement)));
         LinkedHashMap<String, String> columns = null;
         for (StreamSchema schema : schemas) {
             columns = targets.ensure(c, replacement, schema, List.of());
@@ -738,7 +738,7 @@ public final class CommitTransaction {
         for (SqlCommittable committable : sorted) {
             if (committable.kind() == SqlCommittable.Kind.ROWS) {
                 MarkerTable.execute(
-                        c, "DROP TABLE IF EXISTS " + settings.qualified(committable.staging()));
+                        c, dialect.dropTable(settings.qualified(committable.staging())));
             }
         }
     }

@@ -115,10 +115,13 @@ public final class MarkerTable {
                                 + " = ? AND "
                                 + q("run")
                                 + " = ? AND "
-                                + q("bounded"))) {
+                                + q("bounded")
+                                + " = ?")) {
+            // compared with a parameter: T-SQL (Synapse) has no boolean expressions of a column
             st.setString(1, settings.pipeline());
             st.setString(2, settings.sink());
             st.setLong(3, run);
+            st.setBoolean(4, true);
             try (ResultSet rs = st.executeQuery()) {
                 return rs.next();
             }

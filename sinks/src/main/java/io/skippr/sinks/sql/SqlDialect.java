@@ -103,6 +103,14 @@ public interface SqlDialect extends Serializable {
         return true;
     }
 
+    /**
+     * The statement that drops {@code qualified} if it exists: {@code DROP TABLE IF EXISTS} unless
+     * a database lacks it (Synapse).
+     */
+    default String dropTable(String qualified) {
+        return "DROP TABLE IF EXISTS " + qualified;
+    }
+
     /** Whether a transaction can roll back to a savepoint after an error. */
     default boolean savepoints() {
         return true;

@@ -62,9 +62,12 @@ public final class SqlSinks {
             SqlSinkSettings draft =
                     new SqlSinkSettings(pipeline, sink, schema, 0, bounded, mode, database);
             MarkerTable markers = new MarkerTable(draft);
-            c.setAutoCommit(false);
+            // where DDL cannot run in a transaction (Synapse), each statement commits alone
+            c.setAutoCommit(!database.dialect().transactionalDdl());
             markers.ensure(c);
-            c.commit();
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
             c.setAutoCommit(true);
             database.finishLeftPrepared(c, draft);
             if (bounded

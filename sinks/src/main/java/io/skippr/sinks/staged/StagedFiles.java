@@ -73,7 +73,7 @@ public final class StagedFiles implements Staging {
     public void discard(Connection c, SqlSinkSettings settings, String name)
             throws SQLException, IOException {
         try (Statement st = c.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS " + settings.qualified(name));
+            st.execute(settings.dialect().dropTable(settings.qualified(name)));
         }
         remove(settings, name);
     }
