@@ -822,11 +822,17 @@ class DataSinkSynapse(Connector):
         password: Password of the user. Secret: prefer an EnvRef.
         database: SQL pool database. Required.
         schema: Schema the tables are created in. Default: dbo.
+        encrypt: Encrypt the connection (TLS); false only for tests. Default: true.
+        storage_account: Storage account whose container Skippr stages Parquet files in. Required.
+        storage_container: Blob container the files are staged in. Required.
+        storage_account_key: Key of the storage account: Skippr uploads with it and COPY INTO reads with it. Required. Secret: prefer an EnvRef.
+        storage_endpoint: Blob service URL, for tests and private endpoints (default: https://<storage_account>.blob.core.windows.net).
+        distribution: How the tables Skippr creates are distributed: round_robin, or hash (tables loaded with write_mode merge by hash of their first key column, others round_robin). Default: round_robin. One of round_robin, hash.
     """
 
     _role = "data_sink"
     _kind = "Synapse"
-    _secrets = ("password",)
+    _secrets = ("password", "storage_account_key",)
 
     def __init__(
         self,
@@ -837,6 +843,12 @@ class DataSinkSynapse(Connector):
         password: Optional[Union[str, EnvRef]] = None,
         database: Optional[Union[str, EnvRef]] = None,
         schema: Optional[Union[str, EnvRef]] = None,
+        encrypt: Optional[Union[bool, EnvRef]] = None,
+        storage_account: Optional[Union[str, EnvRef]] = None,
+        storage_container: Optional[Union[str, EnvRef]] = None,
+        storage_account_key: Optional[Union[str, EnvRef]] = None,
+        storage_endpoint: Optional[Union[str, EnvRef]] = None,
+        distribution: Optional[Union[str, EnvRef]] = None,
     ) -> None:
         super().__init__(
             ("host", host),
@@ -845,6 +857,12 @@ class DataSinkSynapse(Connector):
             ("password", password),
             ("database", database),
             ("schema", schema),
+            ("encrypt", encrypt),
+            ("storage_account", storage_account),
+            ("storage_container", storage_container),
+            ("storage_account_key", storage_account_key),
+            ("storage_endpoint", storage_endpoint),
+            ("distribution", distribution),
         )
 
 

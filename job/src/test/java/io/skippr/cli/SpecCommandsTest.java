@@ -293,6 +293,65 @@ class SpecCommandsTest {
                 """));
     }
 
+
+    @Test
+    void connectDataSinkSynapse() throws IOException {
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-sink",
+                        "synapse",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "pool",
+                        "--host",
+                        "acme.sql.azuresynapse.net",
+                        "--user",
+                        "skippr_loader",
+                        "--password",
+                        "${SYNAPSE_PASSWORD}",
+                        "--database",
+                        "dw",
+                        "--schema",
+                        "raw",
+                        "--storage-account",
+                        "acmestaging",
+                        "--storage-container",
+                        "skippr",
+                        "--storage-account-key",
+                        "${STAGING_KEY}",
+                        "--storage-endpoint",
+                        "https://acmestaging.privatelink.blob.core.windows.net",
+                        "--distribution",
+                        "hash");
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.out())
+                .isEqualTo(
+                        "Wrote data_sinks.pool (Synapse) as the data sink of pipeline"
+                                + " 'orders' in "
+                                + dir.resolve("skippr.yml")
+                                + "\n");
+        assertThat(((Map<?, ?>) saved().get("data_sinks")).get("pool"))
+                .isEqualTo(
+                        SpecExamples.parse(
+                                """
+                Synapse:
+                  host: acme.sql.azuresynapse.net
+                  user: skippr_loader
+                  password: ${SYNAPSE_PASSWORD}
+                  database: dw
+                  schema: raw
+                  storage_account: acmestaging
+                  storage_container: skippr
+                  storage_account_key: ${STAGING_KEY}
+                  storage_endpoint: https://acmestaging.privatelink.blob.core.windows.net
+                  distribution: hash
+                """));
+    }
+
     @Test
     void connectDataSourceCreatesThePipeline() throws IOException {
         CliRun run =

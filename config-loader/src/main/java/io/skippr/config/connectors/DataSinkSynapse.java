@@ -70,4 +70,64 @@ public final class DataSinkSynapse extends Connector<DataSinkSynapse> {
     public DataSinkSynapse schema(EnvRef value) {
         return set("schema", value);
     }
+
+    /** Encrypt the connection (TLS); false only for tests. Default: true. */
+    public DataSinkSynapse encrypt(boolean value) {
+        return set("encrypt", value);
+    }
+
+    /** Encrypt the connection (TLS); false only for tests. Default: true. From an environment variable. */
+    public DataSinkSynapse encrypt(EnvRef value) {
+        return set("encrypt", value);
+    }
+
+    /** Storage account whose container Skippr stages Parquet files in. Required. */
+    public DataSinkSynapse storageAccount(String value) {
+        return set("storage_account", value);
+    }
+
+    /** Storage account whose container Skippr stages Parquet files in. Required. From an environment variable. */
+    public DataSinkSynapse storageAccount(EnvRef value) {
+        return set("storage_account", value);
+    }
+
+    /** Blob container the files are staged in. Required. */
+    public DataSinkSynapse storageContainer(String value) {
+        return set("storage_container", value);
+    }
+
+    /** Blob container the files are staged in. Required. From an environment variable. */
+    public DataSinkSynapse storageContainer(EnvRef value) {
+        return set("storage_container", value);
+    }
+
+    /** Key of the storage account: Skippr uploads with it and COPY INTO reads with it. Required. Secret: prefer an EnvRef. */
+    public DataSinkSynapse storageAccountKey(String value) {
+        return set("storage_account_key", value);
+    }
+
+    /** Key of the storage account: Skippr uploads with it and COPY INTO reads with it. Required. Secret: prefer an EnvRef. From an environment variable. */
+    public DataSinkSynapse storageAccountKey(EnvRef value) {
+        return set("storage_account_key", value);
+    }
+
+    /** Blob service URL, for tests and private endpoints (default: https://<storage_account>.blob.core.windows.net). */
+    public DataSinkSynapse storageEndpoint(String value) {
+        return set("storage_endpoint", value);
+    }
+
+    /** Blob service URL, for tests and private endpoints (default: https://<storage_account>.blob.core.windows.net). From an environment variable. */
+    public DataSinkSynapse storageEndpoint(EnvRef value) {
+        return set("storage_endpoint", value);
+    }
+
+    /** How the tables Skippr creates are distributed: round_robin, or hash (tables loaded with write_mode merge by hash of their first key column, others round_robin). Default: round_robin. One of round_robin, hash. */
+    public DataSinkSynapse distribution(String value) {
+        return set("distribution", value);
+    }
+
+    /** How the tables Skippr creates are distributed: round_robin, or hash (tables loaded with write_mode merge by hash of their first key column, others round_robin). Default: round_robin. One of round_robin, hash. From an environment variable. */
+    public DataSinkSynapse distribution(EnvRef value) {
+        return set("distribution", value);
+    }
 }

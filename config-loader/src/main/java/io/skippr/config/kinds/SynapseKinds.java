@@ -20,7 +20,41 @@ public final class SynapseKinds implements KindProvider {
                                 Field.string("password", "Password of the user").secret(),
                                 Field.string("database", "SQL pool database").required(),
                                 Field.string("schema", "Schema the tables are created in")
-                                        .defaultsTo("dbo"))
+                                        .defaultsTo("dbo"),
+                                Field.bool(
+                                                "encrypt",
+                                                "Encrypt the connection (TLS); false only for"
+                                                        + " tests")
+                                        .defaultsTo(true),
+                                Field.string(
+                                                "storage_account",
+                                                "Storage account whose container Skippr stages"
+                                                        + " Parquet files in")
+                                        .required(),
+                                Field.string(
+                                                "storage_container",
+                                                "Blob container the files are staged in")
+                                        .required(),
+                                Field.string(
+                                                "storage_account_key",
+                                                "Key of the storage account: Skippr uploads with"
+                                                        + " it and COPY INTO reads with it")
+                                        .required()
+                                        .secret(),
+                                Field.string(
+                                        "storage_endpoint",
+                                        "Blob service URL, for tests and private endpoints"
+                                                + " (default:"
+                                                + " https://<storage_account>.blob.core.windows.net)"),
+                                Field.choice(
+                                                "distribution",
+                                                "How the tables Skippr creates are distributed:"
+                                                        + " round_robin, or hash (tables loaded"
+                                                        + " with write_mode merge by hash of their"
+                                                        + " first key column, others round_robin)",
+                                                "round_robin",
+                                                "hash")
+                                        .defaultsTo("round_robin"))
                         .build());
     }
 }

@@ -1,0 +1,54 @@
+package io.skippr.sinks.synapse;
+
+import io.skippr.config.Secret;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.WriteMode;
+
+/**
+ * The {@code Synapse} data sink: exactly-once into a schema of a Synapse dedicated SQL pool,
+ * through Parquet staged in Azure Blob Storage and one transaction per commit that runs COPY INTO
+ * on exactly the staged files, applies the write mode and records the marker row; the commit's DDL
+ * runs before that transaction, as Synapse requires (see {@code docs/connectors/synapse.md}).
+ */
+public final class SynapseSinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "Synapse";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        BlobStage stage =
+                new BlobStage(
+                        s.requireString("storage_account"),
+                        s.secret("storage_account_key").map(Secret::reveal).orElseThrow(),
+                        s.requireString("storage_container"),
+                        s.string("storage_endpoint").orElse(null));
+        SynapseDatabase database =
+                new SynapseDatabase(
+                        s.requireString("host"),
+                        s.integer("port").orElse(1433L).intValue(),
+                        s.requireString("database"),
+                        s.requireString("user"),
+                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.bool("encrypt"),
+                        stage,
+                        s.string("distribution").orElse("round_robin").equals("hash"));
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database,
+                        context.pipeline(),
+                        context.entry(),
+                        s.string("schema").orElse("dbo"),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new SynapseRowCheck(),
+                context);
+    }
+}
