@@ -179,9 +179,10 @@ public final class SynapseDialect implements SqlDialect {
     public void lockForDdl(Connection c, String schema, String table) {}
 
     /**
-     * Columns only, no key (Synapse enforces none); a staging table is a round-robin heap, any
-     * other a clustered columnstore, distributed by hash of its first key column where so
-     * configured.
+     * Columns only, no key (Synapse enforces none); a staging table is a round-robin heap, created
+     * only if missing (the commit's DDL runs before its transaction, so a retried commit finds the
+     * empty table its first attempt created), any other a clustered columnstore, distributed by
+     * hash of its first key column where so configured.
      */
     @Override
     public String createTable(
@@ -193,10 +194,14 @@ public final class SynapseDialect implements SqlDialect {
                 hashDistribution && !key.isEmpty()
                         ? "HASH(" + quote(key.get(0)) + ")"
                         : "ROUND_ROBIN";
-        return body
-                + " WITH (DISTRIBUTION = "
-                + distribution
-                + (staging ? ", HEAP)" : ", CLUSTERED COLUMNSTORE INDEX)");
+        String with =
+                " WITH (DISTRIBUTION = "
+                        + distribution
+                        + (staging ? ", HEAP)" : ", CLUSTERED COLUMNSTORE INDEX)");
+        // a commit retried after its DDL ran finds its (empty) staging table there
+        return staging
+                ? "IF OBJECT_ID(" + literal(qualified) + ", N'U') IS NULL " + body + with
+                : body + with;
     }
 
     /** T-SQL's ADD has no COLUMN keyword. */

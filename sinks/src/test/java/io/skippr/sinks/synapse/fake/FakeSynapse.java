@@ -165,7 +165,7 @@ public final class FakeSynapse implements AutoCloseable {
         return originals.getOrDefault(backingName, backingName);
     }
 
-    Tsql.Names names(Connection c) {
+    Tsql.Names names() {
         return this::backingName;
     }
 
@@ -215,7 +215,7 @@ public final class FakeSynapse implements AutoCloseable {
                 env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
-    /** Whether {@code sql} names a table the backing database has (for tests). */
+    /** Whether the backing database has table {@code table} of schema {@code schema}. */
     public boolean exists(String schema, String table) throws SQLException {
         try (Connection c = backing();
                 PreparedStatement st = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {

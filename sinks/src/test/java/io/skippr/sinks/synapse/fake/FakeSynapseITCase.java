@@ -107,6 +107,18 @@ class FakeSynapseITCase {
                                         + "s nvarchar 4000 null;j nvarchar -1 null;"
                                         + "d decimal null 10;");
             }
+            String createIfMissing =
+                    "IF OBJECT_ID(N'\"t1\".\"h\"', N'U') IS NULL CREATE TABLE \"t1\".\"h\""
+                            + " (\"a\" INT) WITH (DISTRIBUTION = ROUND_ROBIN, HEAP)";
+            st.execute(createIfMissing);
+            st.execute("INSERT INTO \"t1\".\"h\" VALUES (1)");
+            st.execute(createIfMissing);
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM \"t1\".\"h\"")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1))
+                        .as("the second CREATE left the table as it was")
+                        .isEqualTo(1);
+            }
             st.execute("IF OBJECT_ID(N'\"t1\".\"m\"', N'U') IS NOT NULL DROP TABLE \"t1\".\"m\"");
             st.execute("IF OBJECT_ID(N'\"t1\".\"m\"', N'U') IS NOT NULL DROP TABLE \"t1\".\"m\"");
             assertThat(fake.exists("t1", "m")).isFalse();

@@ -318,7 +318,7 @@ final class TdsSession implements Runnable {
      */
     private void execute(String tsql, List<Object> params, TdsOut reply, int doneToken)
             throws SynapseError {
-        Tsql.Translated t = Tsql.translate(tsql, fake.names(pg));
+        Tsql.Translated t = Tsql.translate(tsql, fake.names());
         if (t.copy() != null) {
             long rows = new CopyInto(fake, pg, t.copy()).run();
             reply.done(

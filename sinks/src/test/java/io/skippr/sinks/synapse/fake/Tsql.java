@@ -186,7 +186,9 @@ final class Tsql {
             return new Translated(null, "COPY", false, true, CopyInto.Spec.parse(s, names));
         }
         if (first.equals("IF")) {
-            return dropIfExists(s, names);
+            return s.size() > 8 && s.get(7).is("IS") && s.get(8).is("NULL")
+                    ? createIfMissing(tsql, s, names)
+                    : dropIfExists(s, names);
         }
         String verb;
         boolean ddl;
@@ -394,6 +396,36 @@ final class Tsql {
             throw SynapseError.unsupported("OBJECT_ID of another table than the one dropped");
         }
         return new Translated("DROP TABLE IF EXISTS " + table, "DROP TABLE", true, false, null);
+    }
+
+    /** {@code IF OBJECT_ID(N'…', N'U') IS NULL CREATE TABLE …}: create if missing. */
+    private static Translated createIfMissing(String tsql, List<Token> s, Names names)
+            throws SynapseError {
+        if (s.size() < 12
+                || !s.get(1).is("OBJECT_ID")
+                || !s.get(2).sym("(")
+                || s.get(3).kind() != Kind.STRING
+                || !s.get(4).sym(",")
+                || !s.get(5).text().equalsIgnoreCase("U")
+                || !s.get(6).sym(")")
+                || !s.get(9).is("CREATE")
+                || !s.get(10).is("TABLE")) {
+            throw SynapseError.unsupported(
+                    "IF statements other than IF OBJECT_ID(…, N'U') IS NULL CREATE TABLE …");
+        }
+        int at = tsql.toUpperCase(Locale.ROOT).indexOf("CREATE TABLE");
+        Translated create = translate(tsql.substring(at), names);
+        StringBuilder object = new StringBuilder();
+        for (Token t : solid(tokens(s.get(3).text()))) {
+            object.append(t.kind() == Kind.QUOTED ? quote(names.apply(t.text())) : t.text());
+        }
+        String sql = create.sql();
+        String rest = sql.substring("CREATE TABLE ".length());
+        if (!rest.startsWith(object.toString())) {
+            throw SynapseError.unsupported("OBJECT_ID of another table than the one created");
+        }
+        return new Translated(
+                "CREATE TABLE IF NOT EXISTS " + rest, create.verb(), true, false, null);
     }
 
     static String quote(String name) {
