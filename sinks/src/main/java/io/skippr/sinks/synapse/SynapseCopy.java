@@ -14,9 +14,10 @@ import java.util.List;
 /**
  * Synapse's {@code COPY INTO <staging table> (<columns>) FROM '<part>', … WITH (FILE_TYPE =
  * 'PARQUET', CREDENTIAL = (IDENTITY = 'Storage Account Key', SECRET = '…'))}: loads exactly the
- * parts a staged set's manifest lists, in the caller's transaction. COPY maps a Parquet file's
- * columns to the listed ones by position, so the list follows {@link SynapseParquet}'s order. The
- * statement holds the storage account key: it is never logged, and no message repeats it.
+ * parts a staged set's manifest lists, in the caller's transaction. The column list is the staged
+ * files' own columns in their own order ({@link SynapseParquet}), so the load is the same whether
+ * COPY matches a file's columns to the list by position or by name. The statement holds the storage
+ * account key: it is never logged, and no message repeats it.
  */
 record SynapseCopy(BlobStage stage) implements StagedLoad {
     private static final long serialVersionUID = 1L;

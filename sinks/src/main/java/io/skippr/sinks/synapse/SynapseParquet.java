@@ -21,8 +21,9 @@ import java.util.List;
  * Staged parts as Parquet (snappy), which {@code COPY INTO} reads typed: the staged set's columns
  * under their target names, then {@code _skippr_deleted}, {@code _skippr_seq}, {@code _skippr_id}
  * and {@code _skippr_synced_at} ({@link SynapseCopy} lists the staging table's columns in this
- * order, since COPY maps Parquet columns by position). UUIDs, JSON and decimals beyond DECIMAL(38)
- * are staged as the text their column holds.
+ * order). UUIDs, JSON and decimals beyond DECIMAL(38) are staged as the text their column holds;
+ * NaN and infinities, which Synapse's FLOAT and REAL cannot hold, as NULL
+ * (docs/connectors/synapse.md).
  */
 final class SynapseParquet implements StagedFormat {
     private static final long serialVersionUID = 1L;
