@@ -293,7 +293,6 @@ class SpecCommandsTest {
                 """));
     }
 
-
     @Test
     void connectDataSinkSynapse() throws IOException {
         CliRun run =
@@ -351,7 +350,6 @@ class SpecCommandsTest {
                   distribution: hash
                 """));
     }
-
 
     @Test
     void connectDataSinkBigQuery() throws IOException {

@@ -300,32 +300,10 @@ public final class BigQueryDialect implements SqlDialect {
         return sql.append(")").toString();
     }
 
-    /**
-     * An append that a repeat leaves as it is: the staged rows whose {@code _skippr_id} and {@code
-     * _skippr_synced_at} are not in the target yet. A staging table keeps its rows until the marker
-     * row is in, so a commit stopped after this statement inserts nothing the second time.
-     */
+    /** {@link SqlDialect#appendNewIds}: the commit is not one transaction. */
     @Override
     public String append(String target, List<String> columns, String select) {
-        String id = quote(SqlNames.ID);
-        String at = quote(SqlNames.SYNCED_AT);
-        return "MERGE INTO "
-                + target
-                + " t USING ("
-                + select
-                + ") s ON t."
-                + at
-                + " = s."
-                + at
-                + " AND t."
-                + id
-                + " = s."
-                + id
-                + " WHEN NOT MATCHED THEN INSERT ("
-                + String.join(", ", columns)
-                + ") VALUES ("
-                + columns.stream().map(c -> "s." + c).collect(Collectors.joining(", "))
-                + ")";
+        return appendNewIds(target, columns, select);
     }
 
     /**

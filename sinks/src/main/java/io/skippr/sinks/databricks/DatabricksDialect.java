@@ -237,30 +237,10 @@ public final class DatabricksDialect implements SqlDialect {
         return sql.append(") USING DELTA").toString();
     }
 
-    /**
-     * An append that a repeat leaves as it is: the staged rows whose {@code _skippr_id} is not in
-     * the target yet. A commit stopped after this statement and before its marker row inserts
-     * nothing the second time, whether Flink repeats the commit or its run ended there and the next
-     * run reads the same rows again from the last marker's positions ({@code _skippr_id} is derived
-     * from the stream and the source position, so it is the same; {@code _skippr_synced_at} is not,
-     * which is why it is not part of the match).
-     */
+    /** {@link SqlDialect#appendNewIds}: the commit is not one transaction. */
     @Override
     public String append(String target, List<String> columns, String select) {
-        String id = quote(SqlNames.ID);
-        return "MERGE INTO "
-                + target
-                + " t USING ("
-                + select
-                + ") s ON t."
-                + id
-                + " = s."
-                + id
-                + " WHEN NOT MATCHED THEN INSERT ("
-                + String.join(", ", columns)
-                + ") VALUES ("
-                + columns.stream().map(c -> "s." + c).collect(Collectors.joining(", "))
-                + ")";
+        return appendNewIds(target, columns, select);
     }
 
     /**

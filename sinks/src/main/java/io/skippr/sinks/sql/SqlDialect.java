@@ -177,6 +177,32 @@ public interface SqlDialect extends Serializable {
     // ---- moving rows ----
 
     /**
+     * An append for a destination whose commit is a sequence of statements rather than one
+     * transaction (Databricks, BigQuery): one {@code MERGE} that inserts only the staged rows whose
+     * {@code _skippr_id} is not in the target yet. A commit stopped after it and before its marker
+     * row inserts nothing the second time, whether the commit is repeated or its run ended there
+     * and the next run reads the same rows again from the last marker's positions ({@code
+     * _skippr_id} comes from the stream and the source position, so it is the same; {@code
+     * _skippr_synced_at} is new, which is why it is not part of the match).
+     */
+    default String appendNewIds(String target, List<String> columns, String select) {
+        String id = quote(SqlNames.ID);
+        return "MERGE INTO "
+                + target
+                + " t USING ("
+                + select
+                + ") s ON t."
+                + id
+                + " = s."
+                + id
+                + " WHEN NOT MATCHED THEN INSERT ("
+                + String.join(", ", columns)
+                + ") VALUES ("
+                + columns.stream().map(c -> "s." + c).collect(Collectors.joining(", "))
+                + ")";
+    }
+
+    /**
      * One statement that applies {@code staged} to {@code target}: per key the last row (by {@code
      * orderBy}, descending) wins; a winning row with {@link SqlNames#DELETED} deletes the key, any
      * other is inserted or updates the row with that key.
