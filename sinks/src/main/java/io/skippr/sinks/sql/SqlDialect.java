@@ -178,7 +178,7 @@ public interface SqlDialect extends Serializable {
 
     /**
      * An append for a destination whose commit is a sequence of statements rather than one
-     * transaction (Databricks, BigQuery): one {@code MERGE} that inserts only the staged rows whose
+     * transaction (Databricks): one {@code MERGE} that inserts only the staged rows whose
      * {@code _skippr_id} is not in the target yet. A commit stopped after it and before its marker
      * row inserts nothing the second time, whether the commit is repeated or its run ended there
      * and the next run reads the same rows again from the last marker's positions ({@code
