@@ -190,6 +190,64 @@ class SpecCommandsTest {
                 """));
     }
 
+    /** Not on the page: Redshift's fields, the staging bucket's endpoint and IAM role included. */
+    @Test
+    void connectDataSinkRedshift() throws IOException {
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-sink",
+                        "redshift",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "warehouse",
+                        "--host",
+                        "acme.abc123.eu-west-1.redshift.amazonaws.com",
+                        "--user",
+                        "skippr_loader",
+                        "--password",
+                        "${REDSHIFT_PASSWORD}",
+                        "--database",
+                        "dev",
+                        "--schema",
+                        "raw",
+                        "--s3-bucket",
+                        "acme-staging",
+                        "--iam-role",
+                        "arn:aws:iam::123456789012:role/redshift-copy",
+                        "--region",
+                        "eu-west-1",
+                        "--endpoint",
+                        "https://s3.private.example.com",
+                        "--path-style-access");
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.out())
+                .isEqualTo(
+                        "Wrote data_sinks.warehouse (Redshift) as the data sink of pipeline"
+                                + " 'orders' in "
+                                + dir.resolve("skippr.yml")
+                                + "\n");
+        assertThat(((Map<?, ?>) saved().get("data_sinks")).get("warehouse"))
+                .isEqualTo(
+                        SpecExamples.parse(
+                                """
+                Redshift:
+                  host: acme.abc123.eu-west-1.redshift.amazonaws.com
+                  user: skippr_loader
+                  password: ${REDSHIFT_PASSWORD}
+                  database: dev
+                  schema: raw
+                  s3_bucket: acme-staging
+                  iam_role: arn:aws:iam::123456789012:role/redshift-copy
+                  region: eu-west-1
+                  endpoint: https://s3.private.example.com
+                  path_style_access: true
+                """));
+    }
+
     /** Not on the page: Databricks' fields, the volume and endpoint included. */
     @Test
     void connectDataSinkDatabricks() throws IOException {
