@@ -180,23 +180,10 @@ class StandaloneClusterITCase {
                             "-D",
                             "execution.checkpointing.interval=1 s");
             assertThat(start.exit()).as("%s%s", start.output(), logs(clusterDir)).isZero();
-            Run first =
-                    run(
-                            env,
-                            Duration.ofSeconds(120),
-                            script("flink"),
-                            "run",
-                            "-d",
-                            JOB_JAR.toString(),
-                            "--pipeline",
-                            "p");
-            assertThat(first.exit()).as("%s%s", first.output(), logs(clusterDir)).isZero();
-            java.util.regex.Matcher id =
-                    java.util.regex.Pattern.compile("JobID ([0-9a-f]{32})").matcher(first.output());
-            assertThat(id.find()).as(first.output()).isTrue();
+            String job = runDetached(env, clusterDir);
             awaitRows(out, ROWS_PER_FILE, clusterDir);
 
-            Run cancel = run(env, Duration.ofSeconds(60), script("flink"), "cancel", id.group(1));
+            Run cancel = run(env, Duration.ofSeconds(60), script("flink"), "cancel", job);
             assertThat(cancel.exit()).as(cancel.output()).isZero();
             csv(in.resolve("part-1.csv"), ROWS_PER_FILE + 1, ROWS_PER_FILE);
             Run resume =
@@ -265,22 +252,9 @@ class StandaloneClusterITCase {
         try (S3Client client = TestS3.connection().open()) {
             Run started = run(env, Duration.ofSeconds(150), start.toArray(String[]::new));
             assertThat(started.exit()).as("%s%s", started.output(), logs(clusterDir)).isZero();
-            Run job =
-                    run(
-                            env,
-                            Duration.ofSeconds(120),
-                            script("flink"),
-                            "run",
-                            "-d",
-                            JOB_JAR.toString(),
-                            "--pipeline",
-                            "p");
-            assertThat(job.exit()).as("%s%s", job.output(), logs(clusterDir)).isZero();
-            java.util.regex.Matcher id =
-                    java.util.regex.Pattern.compile("JobID ([0-9a-f]{32})").matcher(job.output());
-            assertThat(id.find()).as(job.output()).isTrue();
+            String job = runDetached(env, clusterDir);
             awaitRows(out, ROWS_PER_FILE, clusterDir);
-            String checkpoints = prefix + "checkpoints/p/" + id.group(1) + "/chk-";
+            String checkpoints = prefix + "checkpoints/p/" + job + "/chk-";
             awaitKey(client, bucket, checkpoints, "/_metadata", clusterDir);
 
             Run kill =
@@ -299,7 +273,7 @@ class StandaloneClusterITCase {
                             "stop",
                             "--savepointPath",
                             s3 + "savepoints/p",
-                            id.group(1));
+                            job);
             assertThat(stop.exit()).as("%s%s", stop.output(), logs(clusterDir)).isZero();
             assertThat(stop.output())
                     .contains("Savepoint completed. Path: " + s3 + "savepoints/p/");
@@ -308,7 +282,7 @@ class StandaloneClusterITCase {
             assertThat(Files.readString(clusterDir.resolve("log/jobmanager.log")))
                     .containsPattern(
                             "Restoring job "
-                                    + id.group(1)
+                                    + job
                                     + " from Checkpoint \\d+ .* located at "
                                     + java.util.regex.Pattern.quote(
                                             "s3://" + bucket + "/" + checkpoints));
@@ -340,6 +314,25 @@ class StandaloneClusterITCase {
                     LocalFile: {path: '%s', format: parquet}
                 """
                         .formatted(in, out));
+    }
+
+    /** Runs pipeline p detached with {@code scripts/flink run -d}; returns its job id. */
+    private String runDetached(Map<String, String> env, Path clusterDir) throws Exception {
+        Run run =
+                run(
+                        env,
+                        Duration.ofSeconds(120),
+                        script("flink"),
+                        "run",
+                        "-d",
+                        JOB_JAR.toString(),
+                        "--pipeline",
+                        "p");
+        assertThat(run.exit()).as("%s%s", run.output(), logs(clusterDir)).isZero();
+        java.util.regex.Matcher id =
+                java.util.regex.Pattern.compile("JobID ([0-9a-f]{32})").matcher(run.output());
+        assertThat(id.find()).as(run.output()).isTrue();
+        return id.group(1);
     }
 
     /** The keys under {@code prefix}. */

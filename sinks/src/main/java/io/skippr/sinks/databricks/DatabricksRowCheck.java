@@ -5,10 +5,6 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.core.spi.RowCheck;
 import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 
 /**
  * The values Databricks cannot store as Skippr loads them, found before the writer stages them (one
@@ -19,9 +15,6 @@ import java.time.ZoneOffset;
 final class DatabricksRowCheck implements RowCheck {
     private static final long serialVersionUID = 1L;
 
-    private static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
-    private static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
-
     @Override
     public String problem(StreamSchema schema, Row row) {
         return RowCheck.firstProblem(schema, row, DatabricksRowCheck::problem);
@@ -30,10 +23,8 @@ final class DatabricksRowCheck implements RowCheck {
     static String problem(DataType type, Object v) {
         return switch (type.kind()) {
             case DECIMAL -> decimal(type, (BigDecimal) v);
-            case DATE -> date((LocalDate) v);
-            case TIMESTAMP -> date(((LocalDateTime) v).toLocalDate());
-            case TIMESTAMP_TZ ->
-                    date(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC).toLocalDate());
+            case DATE, TIMESTAMP, TIMESTAMP_TZ ->
+                    RowCheck.outsideYears1To9999(v, "Databricks stores");
             default -> null;
         };
     }
@@ -53,11 +44,5 @@ final class DatabricksRowCheck implements RowCheck {
                     + ")";
         }
         return null;
-    }
-
-    private static String date(LocalDate d) {
-        return d.isBefore(MIN_DATE) || d.isAfter(MAX_DATE)
-                ? d + " is outside the years 1 to 9999 that Databricks stores"
-                : null;
     }
 }

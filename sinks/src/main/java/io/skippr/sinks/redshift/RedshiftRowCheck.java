@@ -6,10 +6,6 @@ import io.skippr.core.record.StreamSchema;
 import io.skippr.core.spi.RowCheck;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 
 /**
  * The values Redshift cannot store as Skippr loads them, found before the writer stages them (one
@@ -19,9 +15,6 @@ import java.time.ZoneOffset;
  */
 final class RedshiftRowCheck implements RowCheck {
     private static final long serialVersionUID = 1L;
-
-    private static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
-    private static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
 
     @Override
     public String problem(StreamSchema schema, Row row) {
@@ -37,10 +30,8 @@ final class RedshiftRowCheck implements RowCheck {
                             ? "Redshift VARBYTE holds at most 1024000 bytes, and this value has "
                                     + ((byte[]) v).length
                             : null;
-            case DATE -> date((LocalDate) v);
-            case TIMESTAMP -> date(((LocalDateTime) v).toLocalDate());
-            case TIMESTAMP_TZ ->
-                    date(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC).toLocalDate());
+            case DATE, TIMESTAMP, TIMESTAMP_TZ ->
+                    RowCheck.outsideYears1To9999(v, "Skippr loads into Redshift");
             default -> null;
         };
     }
@@ -62,21 +53,6 @@ final class RedshiftRowCheck implements RowCheck {
         if (!RedshiftDialect.numeric(type)) {
             return text(d.toPlainString());
         }
-        int integerDigits = Math.max(0, d.precision() - d.scale());
-        if (integerDigits > type.precision() - type.scale()) {
-            return d.toPlainString()
-                    + " has more integer digits than numeric("
-                    + type.precision()
-                    + ","
-                    + type.scale()
-                    + ") holds";
-        }
-        return null;
-    }
-
-    private static String date(LocalDate d) {
-        return d.isBefore(MIN_DATE) || d.isAfter(MAX_DATE)
-                ? d + " is outside the years 1 to 9999 that Skippr loads into Redshift"
-                : null;
+        return RowCheck.tooManyIntegerDigits(type, d, "numeric");
     }
 }

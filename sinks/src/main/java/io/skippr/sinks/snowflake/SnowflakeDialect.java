@@ -196,8 +196,13 @@ public final class SnowflakeDialect implements SqlDialect {
     public void beginCommit(Connection c, String qualifiedMarker) throws SQLException {
         String lock = commitLock(qualifiedMarker);
         try (Statement st = c.createStatement()) {
-            // the lock's row, committed before the transaction begins (in Snowflake a DDL
-            // statement commits by itself, and the INSERT is committed explicitly)
+            st.execute("BEGIN TRANSACTION");
+            if (lockRow(st, lock)) {
+                return;
+            }
+            // the first commit into the schema: the lock's row, committed before the transaction
+            // begins again (in Snowflake a DDL statement commits by itself)
+            st.execute("ROLLBACK");
             st.execute(
                     "CREATE TABLE IF NOT EXISTS " + lock + " (\"commits\" NUMBER(19,0) NOT NULL)");
             st.execute(
@@ -208,9 +213,26 @@ public final class SnowflakeDialect implements SqlDialect {
                             + ")");
             st.execute("COMMIT");
             st.execute("BEGIN TRANSACTION");
-            st.execute("UPDATE " + lock + " SET \"commits\" = \"commits\" + 1");
+            if (!lockRow(st, lock)) {
+                throw new SQLException("the commit lock " + lock + " has no row", "XX000");
+            }
         }
     }
+
+    /** Updates the commit lock's row; false when the table or its row is not there yet. */
+    private static boolean lockRow(Statement st, String lock) throws SQLException {
+        try {
+            return st.executeUpdate("UPDATE " + lock + " SET \"commits\" = \"commits\" + 1") > 0;
+        } catch (SQLException e) {
+            if (e.getErrorCode() == OBJECT_DOES_NOT_EXIST) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** Snowflake's error code for a table (or other object) that does not exist. */
+    static final int OBJECT_DOES_NOT_EXIST = 2003;
 
     /**
      * The table whose one row a commit updates first, in its transaction, beside {@code

@@ -7,10 +7,6 @@ import io.skippr.core.spi.RowCheck;
 import io.skippr.sinks.staged.StagedParquet;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 
 /**
  * The values Snowflake cannot store as Skippr loads them, found before the writer stages them (one
@@ -20,9 +16,6 @@ import java.time.ZoneOffset;
  */
 final class SnowflakeRowCheck implements RowCheck {
     private static final long serialVersionUID = 1L;
-
-    private static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
-    private static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
 
     @Override
     public String problem(StreamSchema schema, Row row) {
@@ -38,10 +31,8 @@ final class SnowflakeRowCheck implements RowCheck {
                             ? "Snowflake BINARY holds at most 8388608 bytes, and this value has "
                                     + ((byte[]) v).length
                             : null;
-            case DATE -> date((LocalDate) v);
-            case TIMESTAMP -> date(((LocalDateTime) v).toLocalDate());
-            case TIMESTAMP_TZ ->
-                    date(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC).toLocalDate());
+            case DATE, TIMESTAMP, TIMESTAMP_TZ ->
+                    RowCheck.outsideYears1To9999(v, "Skippr loads into Snowflake");
             default -> null;
         };
     }
@@ -72,11 +63,5 @@ final class SnowflakeRowCheck implements RowCheck {
                     + ") holds";
         }
         return null;
-    }
-
-    private static String date(LocalDate d) {
-        return d.isBefore(MIN_DATE) || d.isAfter(MAX_DATE)
-                ? d + " is outside the years 1 to 9999 that Skippr loads into Snowflake"
-                : null;
     }
 }

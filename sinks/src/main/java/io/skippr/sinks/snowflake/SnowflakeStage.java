@@ -96,7 +96,7 @@ final class SnowflakeStage implements Stage {
                 try {
                     st.execute(put);
                 } catch (SQLException e) {
-                    if (e.getErrorCode() != 2003) {
+                    if (e.getErrorCode() != SnowflakeDialect.OBJECT_DOES_NOT_EXIST) {
                         throw e;
                     }
                     st.execute("CREATE STAGE IF NOT EXISTS " + ref().substring(1));
@@ -193,7 +193,7 @@ final class SnowflakeStage implements Stage {
                 }
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 2003) {
+            if (e.getErrorCode() == SnowflakeDialect.OBJECT_DOES_NOT_EXIST) {
                 return files; // no stage yet: nothing staged
             }
             throw failure("listing", prefix, e);

@@ -5,10 +5,6 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.core.spi.RowCheck;
 import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 
 /**
  * The values Synapse cannot store as Skippr loads them, found before the writer stages them (one
@@ -18,9 +14,6 @@ import java.time.ZoneOffset;
  */
 final class SynapseRowCheck implements RowCheck {
     private static final long serialVersionUID = 1L;
-
-    private static final LocalDate MIN_DATE = LocalDate.of(1, 1, 1);
-    private static final LocalDate MAX_DATE = LocalDate.of(9999, 12, 31);
 
     @Override
     public String problem(StreamSchema schema, Row row) {
@@ -36,10 +29,7 @@ final class SynapseRowCheck implements RowCheck {
                             ? "Synapse VARBINARY(8000) holds at most 8000 bytes, and this value has "
                                     + ((byte[]) v).length
                             : null;
-            case DATE -> date((LocalDate) v);
-            case TIMESTAMP -> date(((LocalDateTime) v).toLocalDate());
-            case TIMESTAMP_TZ ->
-                    date(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC).toLocalDate());
+            case DATE, TIMESTAMP, TIMESTAMP_TZ -> RowCheck.outsideYears1To9999(v, "Synapse stores");
             default -> null;
         };
     }
@@ -55,21 +45,6 @@ final class SynapseRowCheck implements RowCheck {
         if (!SynapseDialect.decimal(type)) {
             return text(d.toPlainString());
         }
-        int integerDigits = Math.max(0, d.precision() - d.scale());
-        if (integerDigits > type.precision() - type.scale()) {
-            return d.toPlainString()
-                    + " has more integer digits than DECIMAL("
-                    + type.precision()
-                    + ","
-                    + type.scale()
-                    + ") holds";
-        }
-        return null;
-    }
-
-    private static String date(LocalDate d) {
-        return d.isBefore(MIN_DATE) || d.isAfter(MAX_DATE)
-                ? d + " is outside the years 1 to 9999 that Synapse stores"
-                : null;
+        return RowCheck.tooManyIntegerDigits(type, d, "DECIMAL");
     }
 }

@@ -1,6 +1,7 @@
 package io.skippr.sinks.databricks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
@@ -13,16 +14,14 @@ import io.skippr.sinks.databricks.fake.FakeDatabricks;
 import io.skippr.sinks.sql.RecordedRequest;
 import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlCommitter;
-import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.SqlStagingWriter;
-import io.skippr.sinks.sql.Staging;
-import io.skippr.sinks.sql.StagingLoader;
+import io.skippr.sinks.sql.StoppingDatabase;
 import io.skippr.sinks.sql.WriteMode;
+import io.skippr.sinks.staged.StagedLayout;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,9 +29,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,12 +69,12 @@ class DatabricksCommitITCase {
     @Test
     void anAppendStoppedBeforeItsMarkerRowLandsEachRowOnceWhenRepeated() throws Exception {
         String schema = schema();
-        Stopping db = new Stopping(database(schema));
+        StoppingDatabase db = new StoppingDatabase(database(schema), "08006");
         SqlSinkSettings settings =
-                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
+                SqlSinks.prepare(db.database(), "p", "lakehouse", schema, false, WriteMode.APPEND);
         Collection<SqlCommittable> committables = stage(settings, rows(1, 10, 0, List.of()));
         assertThat(staged(schema)).as("the staged part and its manifest").hasSize(2);
-        Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
+        db.stopAt(Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
             assertThat(RecordedRequest.commit(committer, committables)).containsExactly("retry");
             assertThat(count(schema)).as("the rows landed before the marker").isEqualTo("10/550");
@@ -105,10 +103,10 @@ class DatabricksCommitITCase {
     void anAppendStoppedBeforeItsMarkerRowAndReadAgainByTheNextRunLandsEachRowOnce()
             throws Exception {
         String schema = schema();
-        Stopping db = new Stopping(database(schema));
+        StoppingDatabase db = new StoppingDatabase(database(schema), "08006");
         SqlSinkSettings cancelled =
-                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
-        Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
+                SqlSinks.prepare(db.database(), "p", "lakehouse", schema, false, WriteMode.APPEND);
+        db.stopAt(Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
         try (SqlCommitter committer = new SqlCommitter(cancelled, SqlCommitter.Scope.CHECKPOINT)) {
             assertThat(
                             RecordedRequest.commit(
@@ -117,7 +115,7 @@ class DatabricksCommitITCase {
         }
         assertThat(count(schema)).as("the rows landed before the marker").isEqualTo("10/550");
         SqlSinkSettings next =
-                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
+                SqlSinks.prepare(db.database(), "p", "lakehouse", schema, false, WriteMode.APPEND);
         List<Row> again =
                 rows(1, 10, 0, List.of()).stream()
                         .map(r -> r.identified(r.id(), r.syncedAtMicros() + 60_000_000L))
@@ -131,6 +129,40 @@ class DatabricksCommitITCase {
     }
 
     /**
+     * Passes when a commit whose load put fewer rows in the staging table than the writer staged
+     * fails, naming both counts, and commits nothing: here the set's manifest lists no part (as a
+     * stale manifest or a load that skipped a file it believed loaded would). Before StagedFiles
+     * checked the count, the commit loaded nothing, inserted its marker row and reported success:
+     * ten rows lost.
+     */
+    @Test
+    void aLoadThatPutsFewerRowsThanWereStagedFailsTheCommit() throws Exception {
+        String schema = schema();
+        DatabricksDatabase db = database(schema);
+        SqlSinkSettings settings =
+                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.APPEND);
+        Collection<SqlCommittable> committables = stage(settings, rows(1, 10, 0, List.of()));
+        String set =
+                committables.stream()
+                        .filter(c -> c.kind() == SqlCommittable.Kind.ROWS)
+                        .findFirst()
+                        .orElseThrow()
+                        .staging();
+        String manifest = StagedLayout.DEFAULT.manifest(schema, set);
+        Map<String, String> metadata = db.stage().metadata(manifest);
+        db.stage().put(manifest, "{\"entries\":[]}".getBytes(StandardCharsets.UTF_8), metadata);
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThatThrownBy(() -> RecordedRequest.commit(committer, committables))
+                    .hasMessageContaining(
+                            "loading the staged set "
+                                    + set
+                                    + " put 0 rows in its staging table, and the writer staged"
+                                    + " 10");
+        }
+        assertThat(markers(schema)).isZero();
+    }
+
+    /**
      * Passes when a merge commit stopped right before its marker row, and one stopped right after
      * its COPY INTO, both converge when repeated: updates applied once, the deleted key gone, each
      * key once (count and sum exact).
@@ -138,12 +170,12 @@ class DatabricksCommitITCase {
     @Test
     void aMergeStoppedBetweenItsStatementsConvergesWhenRepeated() throws Exception {
         String schema = schema();
-        Stopping db = new Stopping(database(schema));
+        StoppingDatabase db = new StoppingDatabase(database(schema), "08006");
         SqlSinkSettings settings =
-                SqlSinks.prepare(db, "p", "lakehouse", schema, false, WriteMode.MERGE);
+                SqlSinks.prepare(db.database(), "p", "lakehouse", schema, false, WriteMode.MERGE);
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
             Collection<SqlCommittable> first = stage(settings, rows(1, 10, 0, List.of()));
-            Stopping.STOP.put(db.id, Pattern.compile("^MERGE INTO"));
+            db.stopAt(Pattern.compile("^MERGE INTO"));
             assertThat(RecordedRequest.commit(committer, first)).containsExactly("retry");
             assertThat(count(schema))
                     .as("stopped after COPY INTO, the target created")
@@ -155,7 +187,7 @@ class DatabricksCommitITCase {
             List<Row> changes = new ArrayList<>(rows(1, 5, 1, List.of()));
             changes.addAll(rows(10, 10, 0, List.of(10L)));
             Collection<SqlCommittable> second = stage(settings, changes, 2L);
-            Stopping.STOP.put(db.id, Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
+            db.stopAt(Pattern.compile("^INSERT INTO `[^`]+`\\.`_skippr_commits`"));
             assertThat(RecordedRequest.commit(committer, second)).containsExactly("retry");
             assertThat(count(schema)).as("merged before the marker").isEqualTo("9/455");
             assertThat(RecordedRequest.commit(committer, second)).containsExactly("committed");
@@ -264,106 +296,6 @@ class DatabricksCommitITCase {
                 out.add(rs.getString(1));
             }
             return out;
-        }
-    }
-
-    /**
-     * The Databricks database, whose connections fail once, as a lost connection (SQL state 08006),
-     * at the first statement matching the pattern set for it: everything before it committed,
-     * nothing after it ran, as when the process stops there.
-     */
-    record Stopping(DatabricksDatabase inner, int id) implements SqlDatabase {
-        static final ConcurrentHashMap<Integer, Pattern> STOP = new ConcurrentHashMap<>();
-        private static final AtomicInteger IDS = new AtomicInteger();
-
-        Stopping(DatabricksDatabase inner) {
-            this(inner, IDS.incrementAndGet());
-        }
-
-        @Override
-        public DatabricksDialect dialect() {
-            return inner.dialect();
-        }
-
-        @Override
-        public Staging staging() {
-            return inner.staging();
-        }
-
-        @Override
-        public Connection connect() {
-            Connection c = inner.connect();
-            return (Connection)
-                    Proxy.newProxyInstance(
-                            getClass().getClassLoader(),
-                            new Class<?>[] {Connection.class},
-                            (self, m, args) -> {
-                                Object out = invoke(c, m, args);
-                                if (out instanceof Statement st) {
-                                    Class<?> type =
-                                            m.getName().equals("prepareStatement")
-                                                    ? java.sql.PreparedStatement.class
-                                                    : Statement.class;
-                                    String prepared =
-                                            m.getName().equals("prepareStatement")
-                                                    ? (String) args[0]
-                                                    : null;
-                                    return Proxy.newProxyInstance(
-                                            getClass().getClassLoader(),
-                                            new Class<?>[] {type},
-                                            (s2, m2, a2) -> {
-                                                if (m2.getName().startsWith("execute")) {
-                                                    String sql =
-                                                            prepared != null
-                                                                    ? prepared
-                                                                    : (String) a2[0];
-                                                    Pattern p = STOP.get(id);
-                                                    if (p != null && p.matcher(sql).find()) {
-                                                        STOP.remove(id);
-                                                        throw new SQLException(
-                                                                "injected stop before: " + sql,
-                                                                "08006");
-                                                    }
-                                                }
-                                                return invoke(st, m2, a2);
-                                            });
-                                }
-                                return out;
-                            });
-        }
-
-        private static Object invoke(Object target, java.lang.reflect.Method m, Object[] args)
-                throws Throwable {
-            try {
-                return m.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        }
-
-        @Override
-        public StagingLoader loader(Connection connection) {
-            return inner.loader(connection);
-        }
-
-        @Override
-        public void checkAccess(Connection connection, String schema) throws IOException {
-            inner.checkAccess(connection, schema);
-        }
-
-        @Override
-        public IOException failure(String doing, SQLException e) {
-            return inner.failure(doing, e);
-        }
-
-        @Override
-        public boolean retriable(SQLException e) {
-            return inner.retriable(e);
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
         }
     }
 }

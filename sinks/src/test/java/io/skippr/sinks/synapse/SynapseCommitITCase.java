@@ -9,32 +9,24 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SkipprId;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sinks.sql.RecordedRequest;
 import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlCommitter;
-import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.SqlStagingWriter;
-import io.skippr.sinks.sql.Staging;
-import io.skippr.sinks.sql.StagingLoader;
+import io.skippr.sinks.sql.StoppingDatabase;
 import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sinks.synapse.fake.FakeSynapse;
-import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,24 +94,26 @@ class SynapseCommitITCase {
     @Test
     void aCommitStoppedAfterItsDdlLandsEachRowOnceWhenRetried() throws Exception {
         String schema = "skippr_syn_commit_" + Long.toHexString(System.nanoTime() >>> 8);
-        Stopping db = new Stopping(database());
+        StoppingDatabase db = new StoppingDatabase(database(), "08S01");
         SqlSinkSettings settings =
-                SqlSinks.prepare(db, "p", "pool", schema, false, WriteMode.MERGE);
+                SqlSinks.prepare(db.database(), "p", "pool", schema, false, WriteMode.MERGE);
         Collection<SqlCommittable> committables = stage(settings, rows(1, 10));
-        Stopping.STOP.put(db.id, Pattern.compile("^COPY INTO "));
+        db.stopAt(Pattern.compile("^COPY INTO "));
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
-            assertThat(commit(committer, committables)).containsExactly("retry");
+            assertThat(RecordedRequest.commit(committer, committables)).containsExactly("retry");
             assertThat(tables(schema))
                     .as("the DDL before the transaction stays")
                     .hasSize(3)
                     .contains("_skippr_commits", "orders");
             assertThat(count(schema)).isEqualTo("0/0");
-            assertThat(commit(committer, committables)).containsExactly("committed");
+            assertThat(RecordedRequest.commit(committer, committables))
+                    .containsExactly("committed");
             assertThat(count(schema)).isEqualTo("10/550");
             assertThat(markers(schema)).isEqualTo(1);
             assertThat(tables(schema)).containsExactlyInAnyOrder("_skippr_commits", "orders");
             assertThat(stage().list("skippr-staging/")).isEmpty();
-            assertThat(commit(committer, committables)).containsExactly("already committed");
+            assertThat(RecordedRequest.commit(committer, committables))
+                    .containsExactly("already committed");
             assertThat(count(schema)).isEqualTo("10/550");
         }
     }
@@ -204,152 +198,6 @@ class SynapseCommitITCase {
                 out.add(rs.getString(1));
             }
             return out;
-        }
-    }
-
-    private static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> all)
-            throws Exception {
-        List<Request> requests = all.stream().map(Request::new).toList();
-        committer.commit(new ArrayList<>(requests));
-        return requests.stream().map(r -> r.signal).distinct().toList();
-    }
-
-    /** A commit request that records what the committer signalled. */
-    static final class Request implements Committer.CommitRequest<SqlCommittable> {
-        final SqlCommittable committable;
-        String signal = "committed";
-
-        Request(SqlCommittable committable) {
-            this.committable = committable;
-        }
-
-        @Override
-        public SqlCommittable getCommittable() {
-            return committable;
-        }
-
-        @Override
-        public int getNumberOfRetries() {
-            return 0;
-        }
-
-        @Override
-        public void signalFailedWithKnownReason(Throwable t) {
-            signal = "failed: " + t.getMessage();
-        }
-
-        @Override
-        public void signalFailedWithUnknownReason(Throwable t) {
-            throw new IllegalStateException(t);
-        }
-
-        @Override
-        public void retryLater() {
-            signal = "retry";
-        }
-
-        @Override
-        public void updateAndRetryLater(SqlCommittable committable) {
-            signal = "retry";
-        }
-
-        @Override
-        public void signalAlreadyCommitted() {
-            signal = "already committed";
-        }
-    }
-
-    /**
-     * The Synapse database, whose connections fail once, as a lost connection (SQL state 08S01), at
-     * the first statement matching the pattern set for it: nothing of it runs.
-     */
-    record Stopping(SynapseDatabase inner, int id) implements SqlDatabase {
-        static final ConcurrentHashMap<Integer, Pattern> STOP = new ConcurrentHashMap<>();
-        private static final AtomicInteger IDS = new AtomicInteger();
-
-        Stopping(SynapseDatabase inner) {
-            this(inner, IDS.incrementAndGet());
-        }
-
-        @Override
-        public SynapseDialect dialect() {
-            return inner.dialect();
-        }
-
-        @Override
-        public Staging staging() {
-            return inner.staging();
-        }
-
-        @Override
-        public Connection connect() throws IOException {
-            Connection c = inner.connect();
-            return (Connection)
-                    Proxy.newProxyInstance(
-                            getClass().getClassLoader(),
-                            new Class<?>[] {Connection.class},
-                            (self, m, args) -> {
-                                Object out = invoke(c, m, args);
-                                if (out instanceof Statement st) {
-                                    boolean prepared = m.getName().equals("prepareStatement");
-                                    String sql = prepared ? (String) args[0] : null;
-                                    return Proxy.newProxyInstance(
-                                            getClass().getClassLoader(),
-                                            new Class<?>[] {
-                                                prepared
-                                                        ? java.sql.PreparedStatement.class
-                                                        : Statement.class
-                                            },
-                                            (s2, m2, a2) -> {
-                                                if (m2.getName().startsWith("execute")) {
-                                                    String text =
-                                                            sql != null ? sql : (String) a2[0];
-                                                    Pattern p = STOP.get(id);
-                                                    if (p != null && p.matcher(text).find()) {
-                                                        STOP.remove(id);
-                                                        throw new SQLException(
-                                                                "injected stop", "08S01");
-                                                    }
-                                                }
-                                                return invoke(st, m2, a2);
-                                            });
-                                }
-                                return out;
-                            });
-        }
-
-        private static Object invoke(Object target, java.lang.reflect.Method m, Object[] args)
-                throws Throwable {
-            try {
-                return m.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        }
-
-        @Override
-        public StagingLoader loader(Connection connection) {
-            return inner.loader(connection);
-        }
-
-        @Override
-        public void checkAccess(Connection connection, String schema) throws IOException {
-            inner.checkAccess(connection, schema);
-        }
-
-        @Override
-        public IOException failure(String doing, SQLException e) {
-            return inner.failure(doing, e);
-        }
-
-        @Override
-        public boolean retriable(SQLException e) {
-            return inner.retriable(e);
-        }
-
-        @Override
-        public String describe() {
-            return inner.describe();
         }
     }
 }
