@@ -38,13 +38,13 @@ flink_classpath() {
   FLINK_CLASSPATH=$(<"$classpath")
 }
 
-# Links the plugins Skippr ships (flink-cluster/target/plugins/<name>/*.jar: s3-fs-hadoop for
+# Links the plugins Skippr ships (job/target/plugins/<name>/*.jar: s3-fs-hadoop for
 # checkpoints and savepoints on s3://, metrics-prometheus) into the plugin folder DIR, one folder
 # each, as a Flink distribution's plugins/ holds them; a folder of that name already there (the
 # user's own) is left as it is.
 flink_link_plugins() {
   local dir=$1 plugin jar
-  for plugin in "$root"/flink-cluster/target/plugins/*/; do
+  for plugin in "$root"/job/target/plugins/*/; do
     [[ -d $plugin ]] || continue
     [[ -e $dir/$(basename "$plugin") ]] && continue
     mkdir -p "$dir/$(basename "$plugin")"

@@ -1,6 +1,5 @@
 package io.skippr.job;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,7 +41,7 @@ public final class EmbeddedRunner implements AutoCloseable {
     private Runnable afterRun;
     private final JobTrouble trouble;
     private Consumer<String> troubleListener = text -> {};
-    private Optional<Path> restoreFrom = Optional.empty();
+    private Optional<org.apache.flink.core.fs.Path> restoreFrom = Optional.empty();
 
     public EmbeddedRunner(PipelineGraph.Request request) {
         this.request = request;
@@ -67,6 +66,7 @@ public final class EmbeddedRunner implements AutoCloseable {
      * its sink and plans its source); returns the web UI's address.
      */
     public String start() throws Exception {
+        FlinkPlugins.initializeFileSystems(conf, request.env());
         int parallelism = conf.get(org.apache.flink.configuration.CoreOptions.DEFAULT_PARALLELISM);
         cluster =
                 new MiniCluster(
@@ -95,7 +95,7 @@ public final class EmbeddedRunner implements AutoCloseable {
         afterRun = built.afterRun();
         built.warnings().forEach(w -> tell(JobTrouble.WARNING + w));
         if (!request.once()) {
-            Path checkpoints = StateDirs.checkpoints(request.stateDir());
+            org.apache.flink.core.fs.Path checkpoints = FlinkSettings.checkpoints(conf);
             restoreFrom = Checkpoints.latest(checkpoints);
             if (restoreFrom.isEmpty()) {
                 built.unrestoredWarning(request.pipeline().name(), "none in " + checkpoints)
@@ -173,7 +173,7 @@ public final class EmbeddedRunner implements AutoCloseable {
         Map<String, Map<String, Long>> counters =
                 Progress.byStream(done.getAllAccumulatorResults());
         if (request.once()) {
-            Checkpoints.supersede(StateDirs.checkpoints(request.stateDir()), request.stateDir())
+            Checkpoints.supersede(FlinkSettings.checkpoints(conf), request.stateDir())
                     .ifPresent(
                             aside ->
                                     tell(

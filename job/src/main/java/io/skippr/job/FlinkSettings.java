@@ -7,12 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.yaml.snakeyaml.Yaml;
 
 /**
  * The Flink configuration Skippr runs with: {@code flink-conf/config.yaml} (bundled; a copy in
- * {@code $SKIPPR_FLINK_CONF_DIR} wins), with the pipeline's checkpoint and savepoint folders.
+ * {@code $SKIPPR_FLINK_CONF_DIR} wins), with the pipeline's checkpoint and savepoint folders: its
+ * own folder under the configuration's {@code execution.checkpointing.dir} and {@code
+ * savepoint-dir} when they are set (as a cluster keeps them: {@code <dir>/<pipeline>}), else in its
+ * state folder.
  */
 public final class FlinkSettings {
     public static final String ENV_VAR = "SKIPPR_FLINK_CONF_DIR";
@@ -22,14 +26,35 @@ public final class FlinkSettings {
 
     private FlinkSettings() {}
 
+    /** The configuration of the pipeline whose state folder is {@code stateDir/<pipeline>}. */
     public static Configuration forPipeline(Path stateDir, Map<String, String> env) {
         Configuration conf = Configuration.fromMap(flat(load(env)));
-        conf.setString(
-                "execution.checkpointing.dir", stateDir.resolve("checkpoints").toUri().toString());
-        conf.setString(
-                "execution.checkpointing.savepoint-dir",
-                stateDir.resolve("savepoints").toUri().toString());
+        String pipeline = stateDir.getFileName().toString();
+        conf.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                conf.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                        .map(dir -> under(dir, pipeline))
+                        .orElse(stateDir.resolve("checkpoints").toUri().toString()));
+        conf.set(
+                CheckpointingOptions.SAVEPOINT_DIRECTORY,
+                conf.getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY)
+                        .map(dir -> under(dir, pipeline))
+                        .orElse(stateDir.resolve("savepoints").toUri().toString()));
         return conf;
+    }
+
+    /** The folder of the pipeline's checkpoints, as {@link #forPipeline} set it. */
+    public static org.apache.flink.core.fs.Path checkpoints(Configuration conf) {
+        return new org.apache.flink.core.fs.Path(
+                conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
+    }
+
+    /**
+     * {@code dir/pipeline}: where a pipeline keeps its checkpoints or savepoints in a shared
+     * folder.
+     */
+    static String under(String dir, String pipeline) {
+        return dir.replaceAll("/+$", "") + "/" + pipeline;
     }
 
     /**

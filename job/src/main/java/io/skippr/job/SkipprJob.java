@@ -80,7 +80,7 @@ public final class SkipprJob {
                         CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
             flink.getConfiguration()
                     .getOptional(option)
-                    .ifPresent(dir -> conf.set(option, dir.replaceAll("/+$", "") + "/" + pipeline));
+                    .ifPresent(dir -> conf.set(option, FlinkSettings.under(dir, pipeline)));
         }
         flink.configure(conf);
     }

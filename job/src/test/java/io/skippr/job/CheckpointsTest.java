@@ -22,11 +22,12 @@ class CheckpointsTest {
         Files.writeString(chk.resolve("_metadata"), "metadata");
         assertThat(Checkpoints.latest(checkpoints)).contains(chk);
 
-        Path aside = Checkpoints.supersede(checkpoints, state).orElseThrow();
+        var folder = new org.apache.flink.core.fs.Path(checkpoints.toUri());
+        Path aside = Path.of(Checkpoints.supersede(folder, state).orElseThrow());
 
         assertThat(Checkpoints.latest(checkpoints)).isEmpty();
         assertThat(aside.getParent()).isEqualTo(state.resolve("superseded"));
         assertThat(aside.resolve("0a1b/chk-7/_metadata")).hasContent("metadata");
-        assertThat(Checkpoints.supersede(checkpoints, state)).as("nothing left to move").isEmpty();
+        assertThat(Checkpoints.supersede(folder, state)).as("nothing left to move").isEmpty();
     }
 }
