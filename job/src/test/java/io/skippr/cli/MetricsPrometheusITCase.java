@@ -96,6 +96,7 @@ class MetricsPrometheusITCase {
                         // the rows are in the sink's files once a commit after the last row ran
                         return sum(scraped[0], "recordsWritten", "") == 300
                                 && sum(scraped[0], "lastCommitTime", "") > 0
+                                && sum(scraped[0], "splitsBehind", "stream=\"orders\"") == 0
                                 && landed()[0] == 300;
                     },
                     () -> scraped[0] + Files.readString(dir.resolve("sync.err")));
@@ -109,13 +110,19 @@ class MetricsPrometheusITCase {
                 .contains("flink_taskmanager_job_task_operator_skippr_pipeline_stream_recordsRead{")
                 .contains(
                         "flink_taskmanager_job_task_operator_skippr_pipeline_stream_stage_recordsDeadlettered{")
-                .contains("flink_taskmanager_job_task_operator_skippr_lastCommitTime{");
+                .contains("flink_taskmanager_job_task_operator_skippr_lastCommitTime{")
+                .contains(
+                        "flink_jobmanager_job_operator_coordinator_enumerator_skippr_stream_splitsBehind{")
+                .contains(
+                        "flink_jobmanager_job_operator_coordinator_enumerator_skippr_stream_sourceLagMillis{");
         assertThat(sum(metrics, "recordsRead", "stream=\"orders\"")).isEqualTo(302);
         assertThat(sum(metrics, "recordsRead", "pipeline=\"orders\"")).isEqualTo(302);
         assertThat(sum(metrics, "recordsWritten", "stream=\"orders\"")).isEqualTo(300);
         assertThat(sum(metrics, "recordsDeadlettered", "stage=\"transform\"")).isEqualTo(2);
         assertThat(sum(metrics, "recordsDeadlettered", "stage=\"load\"")).isZero();
         assertThat(sum(metrics, "commits", "")).isPositive();
+        // the file is read: nothing found waits to be read
+        assertThat(sum(metrics, "sourceLagMillis", "stream=\"orders\"")).isZero();
         assertThat(max(metrics, "lastCommitTime"))
                 .isBetween((double) started, (double) System.currentTimeMillis());
         // what the counters say is what the sink holds

@@ -17,7 +17,8 @@ import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
 public final class NoReaders<T extends SourceSplit> implements SplitEnumeratorContext<T> {
     @Override
     public SplitEnumeratorMetricGroup metricGroup() {
-        return null;
+        return org.apache.flink.metrics.groups.UnregisteredMetricsGroup
+                .createSplitEnumeratorMetricGroup();
     }
 
     @Override

@@ -61,7 +61,8 @@ public final class RegisteredReaders<T extends SourceSplit> implements SplitEnum
 
     @Override
     public SplitEnumeratorMetricGroup metricGroup() {
-        return null;
+        return org.apache.flink.metrics.groups.UnregisteredMetricsGroup
+                .createSplitEnumeratorMetricGroup();
     }
 
     @Override

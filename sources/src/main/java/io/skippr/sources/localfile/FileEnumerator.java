@@ -59,6 +59,8 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
 
     private long nextNumber;
 
+    private final io.skippr.sources.SourceLag lag;
+
     /**
      * How long a file must have been left unchanged before a continuous run reads a last line
      * without a line break: a writer appends whole lines, but may pause in the middle of one.
@@ -83,6 +85,9 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         this.nextNumber = state.nextNumber();
         // a restored enumerator's state knows better than the committed position
         this.firstListing = new java.util.concurrent.atomic.AtomicBoolean(!state.discovered());
+        this.lag = new io.skippr.sources.SourceLag(context.metricGroup());
+        lag.show(source.stream());
+        out.keySet().forEach(path -> lag.found(source.stream(), path));
     }
 
     @Override
@@ -354,6 +359,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
         FileSplit numbered = split.numbered(nextNumber++);
         pending.put(numbered.path(), numbered);
         out.put(numbered.path(), numbered.number());
+        lag.found(source.stream(), numbered.path());
     }
 
     private StreamSchema splitSchema() {
@@ -405,6 +411,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                         : number == null || number < 0;
         if (current) {
             out.remove(read.path());
+            lag.read(source.stream(), read.path());
         }
         return current;
     }
@@ -451,6 +458,7 @@ final class FileEnumerator implements SplitEnumerator<FileSplit, EnumState> {
                 pending.put(split.path(), split);
             }
             out.put(split.path(), pending.get(split.path()).number());
+            lag.found(source.stream(), split.path());
         }
         assign();
     }

@@ -42,6 +42,7 @@ final class PostgresSplitEnumerator
 
     private final Set<Integer> waiting = new LinkedHashSet<>();
     private SplitPlanner.Poller poller;
+    private final io.skippr.sources.SourceLag lag;
 
     PostgresSplitEnumerator(
             SplitEnumeratorContext<PostgresSplit> context,
@@ -56,6 +57,16 @@ final class PostgresSplitEnumerator
         this.nextSplitNumber = state.nextSplitNumber();
         state.late().forEach((stream, reads) -> late.put(stream, new ArrayList<>(reads)));
         this.outstanding.addAll(state.outstanding());
+        this.lag = new io.skippr.sources.SourceLag(context.metricGroup());
+        if (tables != null) {
+            tables.forEach(table -> lag.show(table.stream()));
+        }
+        outstanding.forEach(id -> lag.found(streamOf(id), id));
+    }
+
+    /** The stream of a split id, {@code <stream>#<number>}. */
+    private static String streamOf(String splitId) {
+        return splitId.substring(0, splitId.lastIndexOf('#'));
     }
 
     @Override
@@ -74,6 +85,7 @@ final class PostgresSplitEnumerator
             throw asRuntime(error);
         }
         tables = plan.tables();
+        tables.forEach(table -> lag.show(table.stream()));
         upper.putAll(plan.upper());
         addPending(plan.splits());
         discovered = true;
@@ -107,9 +119,7 @@ final class PostgresSplitEnumerator
         Map<String, List<ReadEntry>> idle = new LinkedHashMap<>();
         for (TableInfo table : tables) {
             String stream = table.stream();
-            boolean busy =
-                    outstanding.stream()
-                            .anyMatch(id -> stream.equals(id.substring(0, id.lastIndexOf('#'))));
+            boolean busy = outstanding.stream().anyMatch(id -> stream.equals(streamOf(id)));
             if (!busy) {
                 idle.put(
                         stream,
@@ -147,6 +157,7 @@ final class PostgresSplitEnumerator
             PostgresSplit numbered = split.withId(split.table().table() + "#" + nextSplitNumber++);
             pending.add(numbered);
             outstanding.add(numbered.splitId());
+            lag.found(streamOf(numbered.splitId()), numbered.splitId());
         }
     }
 
@@ -162,7 +173,11 @@ final class PostgresSplitEnumerator
         if (!(event instanceof SplitRead read)) {
             return;
         }
-        if (outstanding.remove(read.splitId())
+        boolean taken = outstanding.remove(read.splitId());
+        if (taken) {
+            lag.read(streamOf(read.splitId()), read.splitId());
+        }
+        if (taken
                 && !config.bounded() // a bounded run's positions go to the sink with its data
                 && read.position() != null) {
             for (String line : io.skippr.core.record.ReadPositions.entries(read.position())) {
@@ -210,6 +225,7 @@ final class PostgresSplitEnumerator
         for (PostgresSplit split : reversed) {
             pending.addFirst(split);
             outstanding.add(split.splitId());
+            lag.found(streamOf(split.splitId()), split.splitId());
             List<String> reads = late.get(split.table().stream());
             if (reads != null && split.window() != null) {
                 reads.removeIf(line -> sameRead(ReadEntry.parse(line), split));
