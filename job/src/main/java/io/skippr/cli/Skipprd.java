@@ -68,6 +68,7 @@ public final class Skipprd implements Callable<Integer> {
         cli.addSubcommand(ConnectCommands.connect(context));
         cli.addSubcommand(new CommandLine(new ValidateCommand(context)));
         cli.addSubcommand(new CommandLine(new SyncCommand(context)));
+        cli.addSubcommand(new CommandLine(new SavepointCommand(context)));
         cli.addSubcommand(new CommandLine(new QueryCommand(context)));
         cli.addSubcommand(DeadlettersCommand.command(context));
         cli.addSubcommand(ConfigCommand.command(context));

@@ -50,12 +50,25 @@ final class SyncCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "The skippr.yml to use.")
     Path config;
 
+    @Option(
+            names = "--from-savepoint",
+            paramLabel = "PATH",
+            description =
+                    "Start a continuous run from this savepoint (see 'skipprd savepoint') or"
+                            + " retained checkpoint, instead of the pipeline's newest checkpoint.")
+    String fromSavepoint;
+
     SyncCommand(CliContext context) {
         this.context = context;
     }
 
     @Override
     public Integer call() throws Exception {
+        if (once && fromSavepoint != null) {
+            throw new UsageException(
+                    "--from-savepoint is for continuous runs: a --once run starts from the"
+                            + " positions its data sink committed");
+        }
         Config cfg = context.loadConfig(config);
         ConfiguredPipeline configured = cfg.getPipeline(pipeline);
         configured.resolve(context.env); // every missing variable, before Flink starts
@@ -66,6 +79,9 @@ final class SyncCommand implements Callable<Integer> {
                 new PipelineGraph.Request(
                         configured, once, context.env, stateDir, FailPoint.fromSystemProperty());
         try (EmbeddedRunner runner = new EmbeddedRunner(request)) {
+            if (fromSavepoint != null) {
+                runner.restoreFrom(fromSavepoint);
+            }
             if (!log) { // with --log, the log on the console says it already
                 runner.onTrouble(line::say);
             }

@@ -42,6 +42,7 @@ public final class EmbeddedRunner implements AutoCloseable {
     private final JobTrouble trouble;
     private Consumer<String> troubleListener = text -> {};
     private Optional<org.apache.flink.core.fs.Path> restoreFrom = Optional.empty();
+    private org.apache.flink.core.fs.Path fromSavepoint;
 
     public EmbeddedRunner(PipelineGraph.Request request) {
         this.request = request;
@@ -94,7 +95,9 @@ public final class EmbeddedRunner implements AutoCloseable {
         PipelineGraph.Built built = PipelineGraph.build(env, request);
         afterRun = built.afterRun();
         built.warnings().forEach(w -> tell(JobTrouble.WARNING + w));
-        if (!request.once()) {
+        if (fromSavepoint != null) {
+            restoreFrom = Optional.of(fromSavepoint);
+        } else if (!request.once()) {
             org.apache.flink.core.fs.Path checkpoints = FlinkSettings.checkpoints(conf);
             restoreFrom = Checkpoints.latest(checkpoints);
             if (restoreFrom.isEmpty()) {
@@ -109,6 +112,19 @@ public final class EmbeddedRunner implements AutoCloseable {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
         return cluster.getRestAddress().get().toString();
+    }
+
+    /**
+     * Starts the run from {@code savepoint} (a savepoint's or retained checkpoint's folder) instead
+     * of the pipeline's newest checkpoint. Continuous runs only; set it before {@link #start}.
+     */
+    public void restoreFrom(String savepoint) {
+        if (request.once()) {
+            throw new IllegalArgumentException(
+                    "a --once run starts from the positions its data sink committed; it restores"
+                            + " no savepoint");
+        }
+        this.fromSavepoint = new org.apache.flink.core.fs.Path(savepoint);
     }
 
     /**
@@ -143,13 +159,29 @@ public final class EmbeddedRunner implements AutoCloseable {
         graph.setJobName("skippr " + request.pipeline().name() + (request.once() ? " --once" : ""));
         if (restoreFrom.isPresent()) {
             LOG.info(
-                    "Resuming pipeline {} from checkpoint {}",
+                    "Resuming pipeline {} from {} {}",
                     request.pipeline().name(),
+                    fromSavepoint != null ? "savepoint" : "checkpoint",
                     restoreFrom.get());
             graph.setSavepointRestoreSettings(
                     SavepointRestoreSettings.forPath(restoreFrom.get().toString(), false));
         }
         job = cluster.submitJob(graph).get().getJobID();
+        RunningJob running =
+                new RunningJob(
+                        cluster.getRestAddress().get().toString(),
+                        job.toHexString(),
+                        ProcessHandle.current().pid());
+        running.write(request.stateDir());
+        try {
+            return awaitJob(progress);
+        } finally {
+            running.remove(request.stateDir());
+        }
+    }
+
+    private Map<String, Map<String, Long>> awaitJob(
+            Consumer<Map<String, Map<String, Long>>> progress) throws Exception {
         var result = cluster.requestJobResult(job);
         while (!result.isDone()) {
             try {

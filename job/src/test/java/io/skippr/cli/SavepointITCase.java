@@ -1,0 +1,149 @@
+package io.skippr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.skippr.job.query.WalQuery;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code skipprd savepoint --pipeline P --stop} from a second shell ends a running continuous
+ * {@code skipprd sync} with a savepoint in the pipeline's savepoint folder, and {@code skipprd sync
+ * --from-savepoint PATH} carries on from it: with the pipeline's checkpoints deleted, only the
+ * savepoint knows what was read, and each row lands once.
+ */
+class SavepointITCase {
+    private static final int ROWS_PER_FILE = 200;
+
+    @TempDir Path dir;
+
+    @Test
+    void aSyncStoppedWithASavepointCarriesOnFromItAndLoadsEachRowOnce() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("in"));
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                """
+                pipelines:
+                  p: {data_source: data_sources.in}
+                data_sources:
+                  in:
+                    LocalFile: {path: in/*.csv, format: csv, stream: orders}
+                """);
+        Path state = dir.resolve("state");
+        Map<String, String> env =
+                Map.of(
+                        "SKIPPR_STATE_DIR", state.toString(),
+                        "SKIPPR_FLINK_CONF_DIR", SkipprdProcess.fastCheckpoints(dir).toString());
+        CliRun idle = CliRun.run(dir, env, "savepoint", "--pipeline", "p");
+        assertThat(idle.exitCode()).isEqualTo(2);
+        assertThat(idle.err())
+                .isEqualTo(
+                        "error: pipeline p is not running: start it with 'skipprd sync --pipeline"
+                                + " p' (a savepoint is of a running continuous sync)\n");
+        CliRun once =
+                CliRun.run(dir, env, "sync", "--pipeline", "p", "--once", "--from-savepoint", "x");
+        assertThat(once.exitCode()).isEqualTo(2);
+        assertThat(once.err())
+                .isEqualTo(
+                        "error: --from-savepoint is for continuous runs: a --once run starts from"
+                                + " the positions its data sink committed\n");
+
+        csv(in.resolve("a.csv"), 1);
+        Process first =
+                SkipprdProcess.start(dir, "first", env, List.of(), "sync", "--pipeline", "p");
+        SkipprdProcess.await(
+                first,
+                Duration.ofSeconds(120),
+                "the first file landed",
+                () -> count(state.resolve("p")) == ROWS_PER_FILE,
+                () -> Files.readString(dir.resolve("first.err")));
+        CliRun savepoint = CliRun.run(dir, env, "savepoint", "--pipeline", "p", "--stop");
+        assertThat(savepoint.exitCode()).as(savepoint.err()).isZero();
+        String location = savepoint.out().strip();
+        assertThat(location)
+                .startsWith(
+                        state.resolve("p/savepoints")
+                                .toUri()
+                                .toString()
+                                .replaceFirst("^file:///", "file:/"));
+        assertThat(savepoint.err())
+                .isEqualTo("Savepoint of pipeline p, which has stopped: " + location + "\n");
+        assertThat(first.waitFor(60, TimeUnit.SECONDS))
+                .as("the sync ends with the savepoint")
+                .isTrue();
+        assertThat(first.exitValue()).as(Files.readString(dir.resolve("first.err"))).isZero();
+        assertThat(state.resolve("p/running.json")).doesNotExist();
+
+        // only the savepoint knows how far the files were read
+        deleteTree(state.resolve("p/checkpoints"));
+        csv(in.resolve("b.csv"), ROWS_PER_FILE + 1);
+        Process second =
+                SkipprdProcess.start(
+                        dir,
+                        "second",
+                        env,
+                        List.of(),
+                        "sync",
+                        "--pipeline",
+                        "p",
+                        "--log",
+                        "--from-savepoint",
+                        location);
+        try {
+            SkipprdProcess.await(
+                    second,
+                    Duration.ofSeconds(120),
+                    "the second file landed",
+                    () -> count(state.resolve("p")) >= 2L * ROWS_PER_FILE,
+                    () -> Files.readString(dir.resolve("second.err")));
+        } finally {
+            second.destroy();
+            assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+        String log = Files.readString(dir.resolve("second.err"));
+        assertThat(log).contains("Resuming pipeline p from savepoint " + location);
+        assertThat(log).doesNotContain("starts without its checkpoint");
+        long n = 2L * ROWS_PER_FILE;
+        assertThat(
+                        WalQuery.run(
+                                        state.resolve("p"),
+                                        "SELECT count(*), count(DISTINCT id), sum(id) FROM orders")
+                                .rows()
+                                .get(0))
+                .as("rows, distinct ids, sum(id)")
+                .containsExactly(
+                        String.valueOf(n), String.valueOf(n), String.valueOf(n * (n + 1) / 2));
+    }
+
+    private static long count(Path stateDir) {
+        try {
+            return Long.parseLong(
+                    WalQuery.run(stateDir, "SELECT count(*) FROM orders").rows().get(0).get(0));
+        } catch (Exception e) {
+            return 0; // nothing committed yet
+        }
+    }
+
+    private static void deleteTree(Path folder) throws java.io.IOException {
+        try (var paths = Files.walk(folder)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static void csv(Path file, long first) throws java.io.IOException {
+        List<String> lines = new ArrayList<>(List.of("id,qty,name"));
+        for (long id = first; id < first + ROWS_PER_FILE; id++) {
+            lines.add(id + "," + (id * 37 % 1000) + ",item " + id);
+        }
+        Files.write(file, lines);
+    }
+}
