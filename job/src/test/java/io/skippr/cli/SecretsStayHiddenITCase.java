@@ -2,11 +2,15 @@ package io.skippr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.common.StorageSharedKeyCredential;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.config.Config;
 import io.skippr.job.FlinkSettings;
 import io.skippr.job.PipelineGraph;
+import io.skippr.job.TestPostgres;
 import io.skippr.sinks.files.CommitLog;
 import java.io.IOException;
 import java.net.URI;
@@ -48,10 +52,11 @@ import org.junit.jupiter.api.io.TempDir;
  * gives it) hold the password; after it stops, neither does its output, its log, its state folder
  * (checkpoints included), the deadletter files or skippr.yml. "Hold" means in any form {@link
  * SecretScan} knows: literal, URL-encoded, hex or Base64 at any alignment. The state folder is the
- * owner's alone. The job graph skipprd submits is scanned too; it holds the password in clear in
- * the Postgres connection records (a known leak, issue 16 point 3: the source's {@code
- * PostgresConnectionConfig} and the sink's {@code PostgresDatabase} are Java-serialized with their
- * password field; tasks need it, and {@code flink run} ships the graph to a remote cluster).
+ * owner's alone. The job graph skipprd submits (which {@code flink run} ships to a remote cluster,
+ * and Flink may offload to the blob store) is scanned too, for a Postgres sink and for an Azure
+ * Blob sink with an account key: it holds no secret in any form, only the {@code ${VAR}}
+ * references, which each TaskManager (and, for the Postgres source's split planning, the
+ * JobManager) resolves from its own environment when it opens a connection (issue 16, point 3).
  */
 class SecretsStayHiddenITCase {
     private static final Pattern UI =
@@ -83,6 +88,18 @@ class SecretsStayHiddenITCase {
     }
 
     private Path config() throws IOException {
+        return config(
+                "  warehouse:\n    Postgres:\n"
+                        + connection()
+                        + "      schema: "
+                        + login.pg.schema
+                        + "_out\n");
+    }
+
+    /**
+     * A pipeline reading the events table into {@code data_sinks.warehouse}, held by {@code sink}.
+     */
+    private Path config(String sink) throws IOException {
         Path config = dir.resolve("skippr.yml");
         Files.writeString(
                 config,
@@ -94,11 +111,8 @@ class SecretsStayHiddenITCase {
                         + "      schema: "
                         + login.pg.schema
                         + "\n      tables: [events]\n"
-                        + "data_sinks:\n  warehouse:\n    Postgres:\n"
-                        + connection()
-                        + "      schema: "
-                        + login.pg.schema
-                        + "_out\n"
+                        + "data_sinks:\n"
+                        + sink
                         + "deadletter_sinks:\n  rejects:\n    LocalFile:\n"
                         + "      path: rejects\n      format: jsonl\n");
         return config;
@@ -109,10 +123,9 @@ class SecretsStayHiddenITCase {
      * and serialized as Flink ships it to the JobManager (and, when a task's share exceeds {@code
      * blob.offload.minsize}, offloads it to the blob store): the Java-serialized job graph.
      */
-    private byte[] serializedJobGraph() throws Exception {
-        Path config = config();
+    private byte[] serializedJobGraph(Path config, Map<String, String> variables) throws Exception {
         Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("LOGIN_PASSWORD", login.password);
+        env.putAll(variables);
         Path state = dir.resolve("state");
         StreamExecutionEnvironment flink =
                 new StreamExecutionEnvironment(FlinkSettings.forPipeline(state, env));
@@ -126,25 +139,70 @@ class SecretsStayHiddenITCase {
     }
 
     /**
-     * The known leak, held where it is: the serialized job graph holds the password only as the
-     * literal {@code password} field of the Postgres connection records, and in no encoded form (no
-     * Base64 header, no URL-encoded connection string, no hex) anywhere.
+     * Issue 16, point 3: the Postgres source's and sink's connection records carry the password as
+     * a {@code Secret}, whose serialized form is the reference {@code ${LOGIN_PASSWORD}}, the field
+     * that holds it and a handle only this JVM can look up; a TaskManager resolves the reference
+     * from its own environment. Before, both records held the password in clear.
      */
     @Test
-    void theJobGraphHoldsThePasswordOnlyInTheConnectionRecords() throws Exception {
-        byte[] serialized = serializedJobGraph();
+    void theJobGraphHoldsThePasswordInNoForm() throws Exception {
+        byte[] serialized = serializedJobGraph(config(), Map.of("LOGIN_PASSWORD", login.password));
         SecretScan scan = new SecretScan(login.password);
         assertThat(scan.find(serialized))
-                .as("the password's forms in the serialized job graph")
-                .containsExactly("the literal text");
-        assertThat(scan.contexts(serialized, login.password, 200))
-                .as("what precedes each copy of the password")
-                .isNotEmpty()
-                .allMatch(
-                        context ->
-                                context.matches(
-                                        ".*(PostgresConnectionConfig|PostgresDatabase)"
-                                                + ".*password.*<secret>"));
+                .as(
+                        "the password's forms in the serialized job graph (literal copies"
+                                + " after: %s)",
+                        scan.contexts(serialized, login.password, 200))
+                .isEmpty();
+        assertThat(new String(serialized, StandardCharsets.ISO_8859_1))
+                .as("the graph carries the references, and the fields that hold them")
+                .contains("${LOGIN_PASSWORD}")
+                .contains("data_sources.app_db.Postgres.password")
+                .contains("data_sinks.warehouse.Postgres.password");
+    }
+
+    /**
+     * The same for a sink whose secret is a storage account key: an Azure Blob data sink (on
+     * Azurite) whose {@code account_key} is {@code ${AZURE_KEY}}, beside the Postgres source.
+     */
+    @Test
+    void theJobGraphHoldsNoStorageAccountKey() throws Exception {
+        String key = TestPostgres.env("SKIPPR_TEST_AZURE_KEY");
+        String container = login.pg.schema.replace('_', '-');
+        BlobContainerClient client =
+                new BlobServiceClientBuilder()
+                        .endpoint(TestPostgres.env("SKIPPR_TEST_AZURE_ENDPOINT"))
+                        .credential(
+                                new StorageSharedKeyCredential(
+                                        TestPostgres.env("SKIPPR_TEST_AZURE_ACCOUNT"), key))
+                        .buildClient()
+                        .getBlobContainerClient(container);
+        client.create();
+        try {
+            Path config =
+                    config(
+                            "  warehouse:\n    AzureBlob:\n      account_name: "
+                                    + TestPostgres.env("SKIPPR_TEST_AZURE_ACCOUNT")
+                                    + "\n      account_key: ${AZURE_KEY}\n      container: "
+                                    + container
+                                    + "\n      endpoint: "
+                                    + TestPostgres.env("SKIPPR_TEST_AZURE_ENDPOINT")
+                                    + "\n      format: jsonl\n");
+            byte[] serialized =
+                    serializedJobGraph(
+                            config, Map.of("LOGIN_PASSWORD", login.password, "AZURE_KEY", key));
+            assertThat(new SecretScan(key).find(serialized))
+                    .as("the account key's forms in the serialized job graph")
+                    .isEmpty();
+            assertThat(new SecretScan(login.password).find(serialized))
+                    .as("the password's forms in the serialized job graph")
+                    .isEmpty();
+            assertThat(new String(serialized, StandardCharsets.ISO_8859_1))
+                    .contains("${AZURE_KEY}")
+                    .contains("data_sinks.warehouse.AzureBlob.account_key");
+        } finally {
+            client.delete();
+        }
     }
 
     @Test

@@ -35,7 +35,14 @@ public final class SettingsResolver {
             }
             Object value = resolveValue(entry, field, raw);
             if (value != null) {
-                values.put(field.name(), field.isSecret() ? new Secret(value.toString()) : value);
+                values.put(
+                        field.name(),
+                        field.isSecret()
+                                ? Secret.resolved(
+                                        String.valueOf(raw),
+                                        entry.path() + "." + field.name(),
+                                        value.toString())
+                                : value);
             }
         }
         return new ResolvedSettings(entry, values);

@@ -1,6 +1,5 @@
 package io.skippr.job.deadletters;
 
-import io.skippr.config.Secret;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.sinks.azureblob.AzureBlobFileStore;
 import io.skippr.sinks.files.FileFormat;
@@ -95,7 +94,7 @@ public final class DeadletterStores {
                         s.integer("port").orElse(5432L).intValue(),
                         s.requireString("database"),
                         s.requireString("user"),
-                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.secret("password").orElse(null),
                         s.string("sslmode").orElse(null),
                         s.string("sslrootcert").orElse(null));
         return new SqlDeadletterStore(

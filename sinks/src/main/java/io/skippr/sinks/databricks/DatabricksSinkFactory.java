@@ -28,7 +28,7 @@ public final class DatabricksSinkFactory implements SinkFactory {
                     DatabricksWorkspace.of(
                             s.requireString("server_hostname"),
                             s.requireString("http_path"),
-                            s.secret("access_token").orElseThrow().reveal(),
+                            s.secret("access_token").orElseThrow(),
                             s.string("endpoint").orElse(null));
         } catch (IllegalArgumentException e) {
             throw ConfigException.of(

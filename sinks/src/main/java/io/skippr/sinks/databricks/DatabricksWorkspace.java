@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.skippr.config.Secret;
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.URI;
@@ -23,14 +24,15 @@ import java.util.Locale;
  * A Databricks workspace's two REST APIs as the sink calls them, with the JDK's HTTP client and a
  * bearer token: the SQL Statement Execution API ({@code /api/2.0/sql/statements}) on one SQL
  * warehouse, and the Files API on Unity Catalog volumes ({@code /api/2.0/fs/files/Volumes/…}). The
- * token is only sent in the {@code Authorization} header: {@link #toString()} and every message
- * name the endpoint and the warehouse.
+ * token travels in the job graph as a {@link Secret} (its reference, never its value) and is only
+ * sent in the {@code Authorization} header: {@link #toString()} and every message name the endpoint
+ * and the warehouse.
  *
  * @param endpoint the workspace URL, {@code https://<server_hostname>} unless overridden
  * @param warehouseId the SQL warehouse (the last segment of its HTTP path)
  * @param token the personal access token (or an OAuth access token)
  */
-public record DatabricksWorkspace(String endpoint, String warehouseId, String token)
+public record DatabricksWorkspace(String endpoint, String warehouseId, Secret token)
         implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,7 +43,7 @@ public record DatabricksWorkspace(String endpoint, String warehouseId, String to
 
     /** The workspace of {@code serverHostname} (or {@code endpoint}) and {@code httpPath}. */
     public static DatabricksWorkspace of(
-            String serverHostname, String httpPath, String token, String endpoint) {
+            String serverHostname, String httpPath, Secret token, String endpoint) {
         String url = endpoint != null ? endpoint : "https://" + serverHostname;
         while (url.endsWith("/")) {
             url = url.substring(0, url.length() - 1);
@@ -303,7 +305,7 @@ public record DatabricksWorkspace(String endpoint, String warehouseId, String to
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create(endpoint + path))
                         .timeout(TIMEOUT)
-                        .header("Authorization", "Bearer " + token)
+                        .header("Authorization", "Bearer " + token.reveal())
                         .header("User-Agent", "skippr");
         if (body != null) {
             request.header(

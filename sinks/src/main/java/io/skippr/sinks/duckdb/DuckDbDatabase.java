@@ -1,5 +1,6 @@
 package io.skippr.sinks.duckdb;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
 import io.skippr.sinks.sql.StagingLoader;
@@ -16,9 +17,10 @@ import java.util.regex.Pattern;
 /**
  * A DuckDB database as a SQL sink uses it: a local file ({@link #file}) or any other DuckDB
  * location such as MotherDuck's {@code md:<database>}. Connections come from {@link
- * DuckDbInstances}, one shared instance per JVM. Connection properties may hold secrets (the
- * MotherDuck token): they are only handed to the driver, and {@link #toString()} and every message
- * name the location, never a property value.
+ * DuckDbInstances}, one shared instance per JVM. Secret connection properties (the MotherDuck
+ * token) travel in the job graph as {@link Secret}s (their references, never their values) and are
+ * revealed only to hand them to the driver; {@link #toString()} and every message name the
+ * location, never a property value.
  */
 public final class DuckDbDatabase implements SqlDatabase {
     private static final long serialVersionUID = 1L;
@@ -30,18 +32,32 @@ public final class DuckDbDatabase implements SqlDatabase {
     private final String place;
     private final String file;
     private final HashMap<String, String> properties;
+    private final HashMap<String, Secret> secrets;
 
     /**
      * @param url the JDBC URL, {@code jdbc:duckdb:<location>}; never holds a secret
      * @param place what messages call the database, such as {@code MotherDuck database md:sales}
      * @param file the database file when it is local (for lock messages), or null
-     * @param properties connection properties passed to the driver; may hold secrets
+     * @param properties connection properties passed to the driver, none of them secret
      */
     public DuckDbDatabase(String url, String place, String file, Map<String, String> properties) {
+        this(url, place, file, properties, Map.of());
+    }
+
+    /**
+     * @param secrets connection properties that are secrets (the MotherDuck token)
+     */
+    public DuckDbDatabase(
+            String url,
+            String place,
+            String file,
+            Map<String, String> properties,
+            Map<String, Secret> secrets) {
         this.url = url;
         this.place = place;
         this.file = file;
         this.properties = new HashMap<>(properties);
+        this.secrets = new HashMap<>(secrets);
     }
 
     /** The database file at {@code path} (absolute), created with its folders if missing. */
@@ -56,9 +72,11 @@ public final class DuckDbDatabase implements SqlDatabase {
         return url;
     }
 
-    /** The properties given to the driver (they may hold secrets: never print them). */
+    /** The properties given to the driver, secrets revealed: never print them. */
     public Map<String, String> connectionProperties() {
-        return Map.copyOf(properties);
+        Map<String, String> all = new HashMap<>(properties);
+        secrets.forEach((name, secret) -> all.put(name, secret.reveal()));
+        return Map.copyOf(all);
     }
 
     @Override
@@ -86,7 +104,7 @@ public final class DuckDbDatabase implements SqlDatabase {
             }
         }
         try {
-            return DuckDbInstances.connect(url, properties);
+            return DuckDbInstances.connect(url, connectionProperties());
         } catch (SQLException e) {
             throw failure("connecting", e);
         }
@@ -128,7 +146,7 @@ public final class DuckDbDatabase implements SqlDatabase {
     /** {@code text} with every connection property value (the token) masked. */
     String redact(String text) {
         String out = text;
-        for (String value : properties.values()) {
+        for (String value : connectionProperties().values()) {
             if (value != null && value.length() >= 4) {
                 out = out.replace(value, "***");
             }

@@ -1,5 +1,6 @@
 package io.skippr.sinks.motherduck;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.duckdb.DuckDbDatabase;
 import java.util.Map;
 
@@ -14,7 +15,7 @@ public final class MotherDuckDatabases {
 
     private MotherDuckDatabases() {}
 
-    public static DuckDbDatabase of(String database, String token) {
+    public static DuckDbDatabase of(String database, Secret token) {
         if (database == null || database.isBlank()) {
             throw new IllegalArgumentException("a MotherDuck sink needs a database name");
         }
@@ -28,6 +29,7 @@ public final class MotherDuckDatabases {
                 "jdbc:duckdb:" + location,
                 "MotherDuck database " + location,
                 null,
+                Map.of(),
                 token == null ? Map.of() : Map.of(TOKEN_PROPERTY, token));
     }
 }

@@ -1,6 +1,5 @@
 package io.skippr.sinks.motherduck;
 
-import io.skippr.config.Secret;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
@@ -21,9 +20,7 @@ public final class MotherDuckSinkFactory implements SinkFactory {
     public SkipprSink create(SinkContext context) {
         ResolvedSettings s = context.settings();
         return DuckDbSinkFactory.sink(
-                MotherDuckDatabases.of(
-                        s.requireString("database"),
-                        s.secret("token").map(Secret::reveal).orElse(null)),
+                MotherDuckDatabases.of(s.requireString("database"), s.secret("token").orElse(null)),
                 context,
                 s.string("schema").orElse("main"));
     }

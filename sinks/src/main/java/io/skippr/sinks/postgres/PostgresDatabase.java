@@ -1,5 +1,6 @@
 package io.skippr.sinks.postgres;
 
+import io.skippr.config.Secret;
 import io.skippr.core.postgres.PgDataSources;
 import io.skippr.core.postgres.PgErrors;
 import io.skippr.sinks.sql.MarkerTable;
@@ -18,9 +19,12 @@ import java.util.regex.Pattern;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * A PostgreSQL server as a SQL sink uses it. The password is only handed to the driver: {@link
- * #toString()} and every message name host, port, database and user, never the password.
+ * A PostgreSQL server as a SQL sink uses it. It travels in the job graph with the password as a
+ * {@link Secret} (its reference, never its value), revealed only to hand it to the driver in {@link
+ * #connect()}: {@link #toString()} and every message name host, port, database and user, never the
+ * password.
  *
+ * @param password null for none
  * @param sslmode libpq's {@code sslmode}, passed to pgjdbc as is (null: prefer)
  * @param sslrootcert the CA certificate file for verify-ca and verify-full (null: libpq's default)
  */
@@ -29,7 +33,7 @@ public record PostgresDatabase(
         int port,
         String database,
         String user,
-        String password,
+        Secret password,
         String sslmode,
         String sslrootcert)
         implements SqlDatabase {
@@ -41,7 +45,7 @@ public record PostgresDatabase(
             Pattern.compile("must be owner of (?:table|relation) (.+)");
 
     public PostgresDatabase(
-            String host, int port, String database, String user, String password, String sslmode) {
+            String host, int port, String database, String user, Secret password, String sslmode) {
         this(host, port, database, user, password, sslmode, null);
     }
 
@@ -53,7 +57,14 @@ public record PostgresDatabase(
     @Override
     public Connection connect() throws IOException {
         PGSimpleDataSource ds =
-                PgDataSources.of(host, port, database, user, password, sslmode, sslrootcert);
+                PgDataSources.of(
+                        host,
+                        port,
+                        database,
+                        user,
+                        password == null ? null : password.reveal(),
+                        sslmode,
+                        sslrootcert);
         Connection connection;
         try {
             connection = ds.getConnection();

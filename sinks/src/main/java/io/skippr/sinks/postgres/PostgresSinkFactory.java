@@ -1,6 +1,5 @@
 package io.skippr.sinks.postgres;
 
-import io.skippr.config.Secret;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
@@ -28,7 +27,7 @@ public final class PostgresSinkFactory implements SinkFactory {
                         s.integer("port").orElse(5432L).intValue(),
                         s.requireString("database"),
                         s.requireString("user"),
-                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.secret("password").orElse(null),
                         s.string("sslmode").orElse(null),
                         s.string("sslrootcert").orElse(null));
         return SqlSinks.sink(

@@ -1,5 +1,6 @@
 package io.skippr.sinks.redshift;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
 import io.skippr.sinks.sql.Staging;
@@ -20,15 +21,18 @@ import java.util.Properties;
 /**
  * A Redshift cluster or workgroup as the staged-load family uses it: connections through the
  * official driver ({@code com.amazon.redshift.Driver}), rows staged on S3 ({@link S3Stage}) and
- * loaded by {@link RedshiftCopy}. The password is only handed to the driver: {@link #toString()}
+ * loaded by {@link RedshiftCopy}. The password travels in the job graph as a {@link Secret} (its
+ * reference, never its value) and is revealed only to hand it to the driver: {@link #toString()}
  * and every message name host, port, database and user.
+ *
+ * @param password null for none
  */
 public record RedshiftDatabase(
         String host,
         int port,
         String database,
         String user,
-        String password,
+        Secret password,
         boolean ssl,
         S3Stage stage,
         RedshiftCopy copy)
@@ -51,7 +55,7 @@ public record RedshiftDatabase(
         Properties props = new Properties();
         props.setProperty("user", user);
         if (password != null) {
-            props.setProperty("password", password);
+            props.setProperty("password", password.reveal());
         }
         props.setProperty("ssl", Boolean.toString(ssl));
         props.setProperty("ApplicationName", "skippr");

@@ -1,7 +1,6 @@
 package io.skippr.sinks.redshift;
 
 import io.skippr.config.ConfigException;
-import io.skippr.config.Secret;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
@@ -43,7 +42,7 @@ public final class RedshiftSinkFactory implements SinkFactory {
                         s.integer("port").orElse(5439L).intValue(),
                         s.requireString("database"),
                         s.requireString("user"),
-                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.secret("password").orElse(null),
                         s.bool("ssl"),
                         new S3Stage(s3, s.requireString("s3_bucket")),
                         new RedshiftCopy(

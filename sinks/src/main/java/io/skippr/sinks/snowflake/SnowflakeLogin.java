@@ -1,5 +1,6 @@
 package io.skippr.sinks.snowflake;
 
+import io.skippr.config.Secret;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +21,9 @@ import javax.crypto.spec.PBEKeySpec;
 /**
  * How Skippr logs in to a Snowflake account through the official driver: with a password, or with a
  * key pair (a PKCS#8 PEM private key file, encrypted with a passphrase or not; {@code
- * SNOWFLAKE_JWT}). Secrets are only handed to the driver; {@link #toString()} names the account,
- * user and database.
+ * SNOWFLAKE_JWT}). Secrets travel in the job graph as {@link Secret}s (their references, never
+ * their values) and are revealed only to hand them to the driver; {@link #toString()} names the
+ * account, user and database.
  *
  * @param account the account identifier ({@code orgname-account})
  * @param endpoint the account's URL when it is not {@code https://<account>.snowflakecomputing.com}
@@ -31,9 +33,9 @@ record SnowflakeLogin(
         String account,
         String endpoint,
         String user,
-        String password,
+        Secret password,
         String privateKeyFile,
-        String privateKeyPassphrase,
+        Secret privateKeyPassphrase,
         String database,
         String warehouse,
         String role)
@@ -88,7 +90,7 @@ record SnowflakeLogin(
             p.setProperty("authenticator", "SNOWFLAKE_JWT");
             p.put("privateKey", privateKey());
         } else if (password != null) {
-            p.setProperty("password", password);
+            p.setProperty("password", password.reveal());
         }
         return new net.snowflake.client.api.driver.SnowflakeDriver().connect(url(), p);
     }
@@ -121,7 +123,8 @@ record SnowflakeLogin(
                 spec =
                         info.getKeySpec(
                                 factory.generateSecret(
-                                        new PBEKeySpec(privateKeyPassphrase.toCharArray())));
+                                        new PBEKeySpec(
+                                                privateKeyPassphrase.reveal().toCharArray())));
             } else {
                 spec = new PKCS8EncodedKeySpec(der);
             }

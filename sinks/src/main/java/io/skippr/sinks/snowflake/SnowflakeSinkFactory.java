@@ -1,6 +1,5 @@
 package io.skippr.sinks.snowflake;
 
-import io.skippr.config.Secret;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
@@ -28,9 +27,9 @@ public final class SnowflakeSinkFactory implements SinkFactory {
                         s.requireString("account"),
                         s.string("endpoint").orElse(null),
                         s.requireString("user"),
-                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.secret("password").orElse(null),
                         s.string("private_key_file").orElse(null),
-                        s.secret("private_key_passphrase").map(Secret::reveal).orElse(null),
+                        s.secret("private_key_passphrase").orElse(null),
                         s.requireString("database"),
                         s.string("warehouse").orElse(null),
                         s.string("role").orElse(null));

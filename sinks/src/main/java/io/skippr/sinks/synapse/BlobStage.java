@@ -10,6 +10,7 @@ import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
+import io.skippr.config.Secret;
 import io.skippr.sinks.staged.Stage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ public final class BlobStage implements Stage {
                     RetryPolicyType.EXPONENTIAL, 5, (Integer) null, 500L, 2000L, null);
 
     private final String account;
-    private final String key;
+    private final Secret key;
     private final String container;
     private final String endpoint;
     private transient BlobContainerClient client;
@@ -42,7 +43,7 @@ public final class BlobStage implements Stage {
      * @param endpoint the blob service URL, or null for {@code
      *     https://<account>.blob.core.windows.net}
      */
-    public BlobStage(String account, String key, String container, String endpoint) {
+    public BlobStage(String account, Secret key, String container, String endpoint) {
         this.account = account;
         this.key = key;
         this.container = container;
@@ -54,7 +55,7 @@ public final class BlobStage implements Stage {
 
     /** The storage account's key, for the COPY INTO that reads the staged files. */
     String accountKey() {
-        return key;
+        return key.reveal();
     }
 
     private synchronized BlobContainerClient client() {
@@ -63,7 +64,7 @@ public final class BlobStage implements Stage {
                     new BlobContainerClientBuilder()
                             .endpoint(endpoint)
                             .containerName(container)
-                            .credential(new StorageSharedKeyCredential(account, key))
+                            .credential(new StorageSharedKeyCredential(account, key.reveal()))
                             .retryOptions(RETRIES)
                             .buildClient();
         }

@@ -1,5 +1,6 @@
 package io.skippr.sinks.synapse;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
 import io.skippr.sinks.sql.Staging;
@@ -21,15 +22,16 @@ import java.util.Set;
  * A Synapse dedicated SQL pool as the staged-load family uses it: connections through the official
  * driver ({@code com.microsoft.sqlserver:mssql-jdbc}, SQL logins), rows staged as Parquet in a Blob
  * container ({@link BlobStage}) and loaded by {@link SynapseCopy}. The password and the storage key
- * are only handed to the driver and the SDK: {@link #toString()} and every message name host, port,
- * database, user and container.
+ * travel in the job graph as {@link Secret}s (their references, never their values) and are
+ * revealed only to hand them to the driver and the SDK: {@link #toString()} and every message name
+ * host, port, database, user and container.
  */
 public record SynapseDatabase(
         String host,
         int port,
         String database,
         String user,
-        String password,
+        Secret password,
         boolean encrypt,
         BlobStage stage,
         boolean hashDistribution)
@@ -58,7 +60,7 @@ public record SynapseDatabase(
         Properties props = new Properties();
         props.setProperty("user", user);
         if (password != null) {
-            props.setProperty("password", password);
+            props.setProperty("password", password.reveal());
         }
         props.setProperty("databaseName", database);
         props.setProperty("encrypt", Boolean.toString(encrypt));

@@ -1,6 +1,5 @@
 package io.skippr.sinks.synapse;
 
-import io.skippr.config.Secret;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
@@ -26,7 +25,7 @@ public final class SynapseSinkFactory implements SinkFactory {
         BlobStage stage =
                 new BlobStage(
                         s.requireString("storage_account"),
-                        s.secret("storage_account_key").map(Secret::reveal).orElseThrow(),
+                        s.secret("storage_account_key").orElseThrow(),
                         s.requireString("storage_container"),
                         s.string("storage_endpoint").orElse(null));
         SynapseDatabase database =
@@ -35,7 +34,7 @@ public final class SynapseSinkFactory implements SinkFactory {
                         s.integer("port").orElse(1433L).intValue(),
                         s.requireString("database"),
                         s.requireString("user"),
-                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.secret("password").orElse(null),
                         s.bool("encrypt"),
                         stage,
                         s.string("distribution").orElse("round_robin").equals("hash"));

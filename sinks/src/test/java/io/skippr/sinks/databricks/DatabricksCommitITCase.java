@@ -3,6 +3,7 @@ package io.skippr.sinks.databricks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.config.Secret;
 import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.Operation;
@@ -206,7 +207,7 @@ class DatabricksCommitITCase {
                 DatabricksWorkspace.of(
                         "127.0.0.1",
                         "/sql/1.0/warehouses/" + FakeDatabricks.WAREHOUSE_ID,
-                        fake.token(),
+                        new Secret(fake.token()),
                         fake.url());
         return new DatabricksDatabase(
                 workspace, "main", new VolumeStage(workspace, "main", schema, "skippr_staging"));

@@ -3,6 +3,7 @@ package io.skippr.sinks.motherduck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.duckdb.DuckDbDatabase;
 import io.skippr.sinks.sql.SqlSinkException;
 import io.skippr.sinks.sql.SqlSinks;
@@ -24,7 +25,7 @@ class MotherDuckConnectionITCase {
 
     @Test
     void theTokenTravelsAsADriverPropertyOnly() throws Exception {
-        DuckDbDatabase db = MotherDuckDatabases.of("sales", TOKEN);
+        DuckDbDatabase db = MotherDuckDatabases.of("sales", new Secret(TOKEN));
         assertThat(db.url()).isEqualTo("jdbc:duckdb:md:sales").doesNotContain(TOKEN);
         assertThat(db.connectionProperties()).containsExactly(Map.entry("motherduck_token", TOKEN));
         assertThat(db.toString()).isEqualTo("MotherDuck database md:sales");
@@ -34,6 +35,10 @@ class MotherDuckConnectionITCase {
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(db); // it travels with the job graph
         }
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.ISO_8859_1))
+                .as("the serialized database, as the job graph carries it")
+                .contains("md:sales")
+                .doesNotContain(TOKEN);
         assertThat(db.failure("committing", new java.sql.SQLException("bad token " + TOKEN)))
                 .hasMessageNotContaining(TOKEN)
                 .hasMessageContaining("md:sales");
@@ -41,20 +46,27 @@ class MotherDuckConnectionITCase {
 
     @Test
     void aDatabaseNameWithOptionsIsRefused() {
-        assertThatThrownBy(() -> MotherDuckDatabases.of("sales?motherduck_token=x", "t"))
+        assertThatThrownBy(
+                        () -> MotherDuckDatabases.of("sales?motherduck_token=x", new Secret("t")))
                 .hasMessageContaining("token field")
                 .hasMessageNotContaining("=x");
-        assertThatThrownBy(() -> MotherDuckDatabases.of(" ", "t"))
+        assertThatThrownBy(() -> MotherDuckDatabases.of(" ", new Secret("t")))
                 .hasMessageContaining("database name");
     }
 
     @Test
     void aFailedConnectNamesTheDatabaseAndNotTheToken() {
-        DuckDbDatabase built = MotherDuckDatabases.of("sales", TOKEN);
-        Map<String, String> offline = new HashMap<>(built.connectionProperties());
+        DuckDbDatabase built = MotherDuckDatabases.of("sales", new Secret(TOKEN));
+        Map<String, String> offline = new HashMap<>();
         offline.put("autoinstall_known_extensions", "false");
         offline.put("autoload_known_extensions", "false");
-        DuckDbDatabase db = new DuckDbDatabase(built.url(), built.describe(), null, offline);
+        DuckDbDatabase db =
+                new DuckDbDatabase(
+                        built.url(),
+                        built.describe(),
+                        null,
+                        offline,
+                        Map.of(MotherDuckDatabases.TOKEN_PROPERTY, new Secret(TOKEN)));
         assertThatThrownBy(
                         () -> SqlSinks.prepare(db, "orders", "md", "main", true, WriteMode.APPEND))
                 .isInstanceOf(SqlSinkException.class)

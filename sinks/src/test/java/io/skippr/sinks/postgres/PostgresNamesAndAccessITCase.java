@@ -3,6 +3,7 @@ package io.skippr.sinks.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.config.Secret;
 import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.Operation;
@@ -282,7 +283,7 @@ class PostgresNamesAndAccessITCase {
                 Integer.parseInt(TestPg.env("SKIPPR_TEST_PG_PORT")),
                 TestPg.env("SKIPPR_TEST_PG_DATABASE"),
                 TestPg.env("SKIPPR_TEST_PG_USER"),
-                TestPg.env("SKIPPR_TEST_PG_PASSWORD"),
+                new Secret(TestPg.env("SKIPPR_TEST_PG_PASSWORD")),
                 "verify-full",
                 TestPg.env(caVariable));
     }

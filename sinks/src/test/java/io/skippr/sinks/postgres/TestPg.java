@@ -1,5 +1,6 @@
 package io.skippr.sinks.postgres;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
@@ -48,7 +49,7 @@ final class TestPg implements AutoCloseable {
                 Integer.parseInt(env("SKIPPR_TEST_PG_PORT")),
                 env("SKIPPR_TEST_PG_DATABASE"),
                 user,
-                password,
+                new Secret(password),
                 "disable");
     }
 

@@ -1,5 +1,6 @@
 package io.skippr.sinks.redshift;
 
+import io.skippr.config.Secret;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.staged.S3Stage;
 import java.util.UUID;
@@ -49,7 +50,7 @@ public final class TestRedshift implements AutoCloseable {
                 twin.port(),
                 env("SKIPPR_TEST_PG_DATABASE"),
                 env("SKIPPR_TEST_PG_USER"),
-                env("SKIPPR_TEST_PG_PASSWORD"),
+                new Secret(env("SKIPPR_TEST_PG_PASSWORD")),
                 false,
                 new S3Stage(s3(), bucket),
                 new RedshiftCopy("arn:aws:iam::123456789012:role/skippr-twin", null));

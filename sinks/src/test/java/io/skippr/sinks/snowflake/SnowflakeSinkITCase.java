@@ -3,6 +3,7 @@ package io.skippr.sinks.snowflake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.config.Secret;
 import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.Operation;
@@ -74,9 +75,9 @@ class SnowflakeSinkITCase {
                 "FAKE",
                 snowflake.endpoint(),
                 user,
-                password,
+                password == null ? null : new Secret(password),
                 key,
-                phrase,
+                phrase == null ? null : new Secret(phrase),
                 "SKIPPR_TEST",
                 "FAKE_WH",
                 "FAKE_ROLE");

@@ -2,6 +2,7 @@ package io.skippr.sinks.synapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.skippr.config.Secret;
 import io.skippr.core.record.Column;
 import io.skippr.core.record.DataType;
 import io.skippr.core.record.Operation;
@@ -72,7 +73,7 @@ class SynapseCommitITCase {
     private static BlobStage stage() {
         return new BlobStage(
                 env("SKIPPR_TEST_AZURE_ACCOUNT"),
-                env("SKIPPR_TEST_AZURE_KEY"),
+                new Secret(env("SKIPPR_TEST_AZURE_KEY")),
                 CONTAINER,
                 env("SKIPPR_TEST_AZURE_ENDPOINT"));
     }
@@ -124,7 +125,7 @@ class SynapseCommitITCase {
                 fake.port(),
                 FakeSynapse.DATABASE,
                 fake.user(),
-                fake.password(),
+                new Secret(fake.password()),
                 false,
                 stage(),
                 false);

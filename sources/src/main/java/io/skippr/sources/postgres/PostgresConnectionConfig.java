@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.config.Secret;
 import io.skippr.core.postgres.PgDataSources;
 import io.skippr.core.postgres.PgErrors;
 import java.io.IOException;
@@ -10,21 +11,25 @@ import java.sql.Statement;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * Where and how to connect to PostgreSQL. The password is only handed to the driver: {@link
- * #toString()} and every error message name host, port, database and user, never the password.
+ * Where and how to connect to PostgreSQL. It travels in the job graph with the password as a {@link
+ * Secret} (its reference, never its value), revealed only to hand it to the driver in {@link
+ * #connect()}: {@link #toString()} and every error message name host, port, database and user,
+ * never the password.
+ *
+ * @param password null for none
  */
 public record PostgresConnectionConfig(
         String host,
         int port,
         String database,
         String user,
-        String password,
+        Secret password,
         String sslmode,
         String sslrootcert)
         implements Serializable {
 
     public PostgresConnectionConfig(
-            String host, int port, String database, String user, String password, String sslmode) {
+            String host, int port, String database, String user, Secret password, String sslmode) {
         this(host, port, database, user, password, sslmode, null);
     }
 
@@ -34,7 +39,14 @@ public record PostgresConnectionConfig(
     /** Opens a connection whose session prints values deterministically (UTC, ISO styles). */
     public Connection connect() throws IOException {
         PGSimpleDataSource ds =
-                PgDataSources.of(host, port, database, user, password, sslmode, sslrootcert);
+                PgDataSources.of(
+                        host,
+                        port,
+                        database,
+                        user,
+                        password == null ? null : password.reveal(),
+                        sslmode,
+                        sslrootcert);
         // Text transfer everywhere: values are parsed from PostgreSQL's own text form.
         ds.setBinaryTransfer(false);
         // a source only reads: late-commit reads need not wait for these sessions (Snapshot)

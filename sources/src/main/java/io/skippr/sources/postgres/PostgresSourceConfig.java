@@ -1,6 +1,5 @@
 package io.skippr.sources.postgres;
 
-import io.skippr.config.Secret;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SourceContext;
 import java.io.Serializable;
@@ -55,7 +54,7 @@ public record PostgresSourceConfig(
                         Math.toIntExact(s.integer("port").orElse(5432L)),
                         s.requireString("database"),
                         s.requireString("user"),
-                        s.secret("password").map(Secret::reveal).orElse(null),
+                        s.secret("password").orElse(null),
                         s.string("sslmode").orElse("prefer"),
                         s.string("sslrootcert").orElse(null));
         return new PostgresSourceConfig(

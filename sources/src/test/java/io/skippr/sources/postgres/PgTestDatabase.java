@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres;
 
+import io.skippr.config.Secret;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +26,7 @@ final class PgTestDatabase {
                 Integer.parseInt(env("SKIPPR_TEST_PG_PORT")),
                 env("SKIPPR_TEST_PG_DATABASE"),
                 user,
-                password,
+                new Secret(password),
                 "disable");
     }
 

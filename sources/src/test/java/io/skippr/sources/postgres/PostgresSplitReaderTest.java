@@ -3,6 +3,7 @@ package io.skippr.sources.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.config.Secret;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import java.io.IOException;
@@ -406,7 +407,7 @@ class PostgresSplitReaderTest {
                         good.port(),
                         good.database(),
                         good.user(),
-                        "s3cr3t-pw",
+                        new Secret("s3cr3t-pw"),
                         "disable");
         assertThatThrownBy(wrong::connect)
                 .isInstanceOf(IOException.class)
@@ -417,7 +418,8 @@ class PostgresSplitReaderTest {
                 .hasMessageNotContaining("s3cr3t-pw");
         assertThat(wrong.toString()).doesNotContain("s3cr3t-pw");
         PostgresConnectionConfig closed =
-                new PostgresConnectionConfig("127.0.0.1", 1, "db", "u", "s3cr3t-pw", "disable");
+                new PostgresConnectionConfig(
+                        "127.0.0.1", 1, "db", "u", new Secret("s3cr3t-pw"), "disable");
         assertThatThrownBy(closed::connect)
                 .hasMessageContaining("Could not connect to PostgreSQL at 127.0.0.1:1")
                 .hasMessageNotContaining("s3cr3t-pw");
