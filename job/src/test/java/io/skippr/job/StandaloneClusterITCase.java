@@ -207,6 +207,105 @@ class StandaloneClusterITCase {
     }
 
     /**
+     * A Postgres source whose password is {@code ${CLUSTER_PG_PASSWORD}}, on a cluster (issue 16,
+     * point 3): the job graph carries the variable's name only, so a cluster started without the
+     * variable fails the job with a message naming the variable and the field (where the source
+     * opens its first connection: its split planning on the JobManager), though {@code flink run}
+     * had it; the same job on a cluster started with it in its environment (as {@code
+     * scripts/flink-cluster} passes its own environment on to both JVMs) reads every row.
+     */
+    @Test
+    void aSourceSecretIsResolvedFromTheClustersEnvironment() throws Exception {
+        requireBuild();
+        Path out = dir.resolve("out");
+        String password = TestPostgres.env("SKIPPR_TEST_PG_PASSWORD");
+        int n = 500;
+        try (TestPostgres pg = new TestPostgres("skippr_cluster_secret_")) {
+            pg.exec(
+                    "CREATE TABLE \"" + pg.schema + "\".events (id bigint PRIMARY KEY, name text)",
+                    "INSERT INTO \""
+                            + pg.schema
+                            + "\".events SELECT g, 'event ' || g FROM generate_series(1, "
+                            + n
+                            + ") g");
+            Files.writeString(
+                    dir.resolve("skippr.yml"),
+                    "pipelines:\n  p:\n    data_source: data_sources.app_db\n"
+                            + "    data_sink: data_sinks.out\n"
+                            + "data_sources:\n  app_db:\n"
+                            + pg.sourceYaml("events", null)
+                                    .replace("${PG_PASSWORD}", "${CLUSTER_PG_PASSWORD}")
+                            + "data_sinks:\n  out:\n    LocalFile: {path: '"
+                            + out
+                            + "', format: parquet}\n");
+            Map<String, String> client = new HashMap<>();
+            client.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+            client.put("CLUSTER_PG_PASSWORD", password);
+
+            Path bare = dir.resolve("cluster-without");
+            Map<String, String> without = new HashMap<>(client);
+            without.remove("CLUSTER_PG_PASSWORD");
+            without.put("SKIPPR_FLINK_CLUSTER_DIR", bare.toString());
+            client.put("SKIPPR_FLINK_CLUSTER_DIR", bare.toString());
+            try {
+                Run start =
+                        run(
+                                without,
+                                Duration.ofSeconds(150),
+                                script("flink-cluster"),
+                                "start",
+                                "-D",
+                                "restart-strategy.type=none");
+                assertThat(start.exit()).as("%s%s", start.output(), logs(bare)).isZero();
+                Run job =
+                        run(
+                                client,
+                                Duration.ofSeconds(180),
+                                script("flink"),
+                                "run",
+                                JOB_JAR.toString(),
+                                "--pipeline",
+                                "p",
+                                "--once");
+                assertThat(job.exit()).as("%s%s", job.output(), logs(bare)).isNotZero();
+                assertThat(job.output() + Files.readString(bare.resolve("log/jobmanager.log")))
+                        .as("the failed run's output and the JobManager's log")
+                        .contains(
+                                "environment variable CLUSTER_PG_PASSWORD is not set in this"
+                                        + " process (a Flink TaskManager or JobManager);"
+                                        + " data_sources.app_db.Postgres.password needs it");
+            } finally {
+                Run stop = run(without, Duration.ofSeconds(90), script("flink-cluster"), "stop");
+                assertThat(stop.exit()).as(stop.output()).isZero();
+            }
+
+            Path clusterDir = dir.resolve("cluster-with");
+            client.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
+            try {
+                Run start = run(client, Duration.ofSeconds(150), script("flink-cluster"), "start");
+                assertThat(start.exit()).as("%s%s", start.output(), logs(clusterDir)).isZero();
+                Run job =
+                        run(
+                                client,
+                                Duration.ofSeconds(180),
+                                script("flink"),
+                                "run",
+                                JOB_JAR.toString(),
+                                "--pipeline",
+                                "p",
+                                "--once");
+                assertThat(job.exit()).as("%s%s", job.output(), logs(clusterDir)).isZero();
+            } finally {
+                Run stop = run(client, Duration.ofSeconds(90), script("flink-cluster"), "stop");
+                assertThat(stop.exit()).as(stop.output()).isZero();
+            }
+        }
+        assertThat(committedRows(out))
+                .as("rows, distinct ids, sum(id)")
+                .containsExactly((long) n, (long) n, (long) n * (n + 1) / 2);
+    }
+
+    /**
      * Checkpoints and savepoints on S3 (S3Proxy) through the flink-s3-fs-hadoop plugin that {@code
      * scripts/flink-cluster} links into the cluster's plugins folder: a continuous job checkpoints
      * to {@code s3://}, its TaskManager is killed ({@code kill -9}) and a new one started, the job
