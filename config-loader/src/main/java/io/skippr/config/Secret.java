@@ -35,7 +35,10 @@ public final class Secret implements Serializable {
 
     private transient volatile String value;
 
-    /** A secret given in code (the Java API, tests): it resolves only in this process. */
+    /**
+     * A secret given in code (tests, code that builds connection records): it resolves only in this
+     * process.
+     */
     public Secret(String value) {
         this(null, "a secret given in code", value);
     }
