@@ -22,18 +22,28 @@ public final class Checkpoints {
      * checkpoint": starting over would load rows again.
      */
     public static Optional<Path> latest(Path dir) {
-        try {
-            FileSystem fs = dir.getFileSystem();
-            if (!fs.exists(dir)) {
-                return Optional.empty();
+        return newest(java.util.List.of(dir));
+    }
+
+    /**
+     * The newest complete checkpoint ({@code chk-N}) or savepoint ({@code savepoint-…}) in any of
+     * {@code dirs} or one level below them, by when its metadata was written: a job stopped with a
+     * savepoint drops its checkpoints, and checkpoints of earlier jobs may remain.
+     */
+    public static Optional<Path> newest(java.util.List<Path> dirs) {
+        Newest newest = new Newest();
+        for (Path dir : dirs) {
+            try {
+                FileSystem fs = dir.getFileSystem();
+                if (fs.exists(dir)) {
+                    newest.look(fs, dir, 2);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "cannot read the checkpoint folder " + dir + ": " + e.getMessage(), e);
             }
-            Newest newest = new Newest();
-            newest.look(fs, dir, 2);
-            return Optional.ofNullable(newest.folder);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot read the checkpoint folder " + dir + ": " + e.getMessage(), e);
         }
+        return Optional.ofNullable(newest.folder);
     }
 
     /** {@link #latest(Path)} of a local folder. */
@@ -67,7 +77,7 @@ public final class Checkpoints {
         return Optional.of(aside.toString());
     }
 
-    /** The {@code chk-N} folder whose metadata was written last, of those looked at. */
+    /** The checkpoint or savepoint whose metadata was written last, of those looked at. */
     private static final class Newest {
         private Path folder;
         private long modified = Long.MIN_VALUE;
@@ -79,7 +89,7 @@ public final class Checkpoints {
                     continue;
                 }
                 Path path = child.getPath();
-                if (path.getName().startsWith("chk-")) {
+                if (path.getName().startsWith("chk-") || path.getName().startsWith("savepoint-")) {
                     Path metadata = new Path(path, METADATA);
                     if (fs.exists(metadata)) {
                         long time = fs.getFileStatus(metadata).getModificationTime();

@@ -191,7 +191,8 @@ class StandaloneClusterITCase {
             assertThat(resume.exit()).as("%s%s", resume.output(), logs(clusterDir)).isZero();
             assertThat(resume.output())
                     .contains(
-                            "flink resume: pipeline p from " + clusterDir.resolve("checkpoints/p"))
+                            "flink resume: pipeline p from file:"
+                                    + clusterDir.resolve("checkpoints/p"))
                     .doesNotContain("starts without its checkpoint");
             awaitRows(out, 2 * ROWS_PER_FILE, clusterDir);
         } finally {
@@ -310,8 +311,10 @@ class StandaloneClusterITCase {
      * scripts/flink-cluster} links into the cluster's plugins folder: a continuous job checkpoints
      * to {@code s3://}, its TaskManager is killed ({@code kill -9}) and a new one started, the job
      * restores from its newest checkpoint on S3 and reads a file added meanwhile, and {@code
-     * scripts/flink stop --savepointPath s3://…} ends it with a savepoint there. 0 rows lost, 0
-     * duplicated (count, distinct ids and sum of ids).
+     * scripts/flink stop --savepointPath s3://…} ends it with a savepoint there, and {@code
+     * scripts/flink resume} runs it again from that savepoint, the newest of its checkpoints and
+     * savepoints on S3, to read a third file. 0 rows lost, 0 duplicated (count, distinct ids and
+     * sum of ids).
      */
     @Test
     void checkpointsAndASavepointOnS3OutliveAKilledTaskManager() throws Exception {
@@ -385,13 +388,22 @@ class StandaloneClusterITCase {
                                     + " from Checkpoint \\d+ .* located at "
                                     + java.util.regex.Pattern.quote(
                                             "s3://" + bucket + "/" + checkpoints));
+
+            // resumed from the newest of its checkpoints and savepoints on S3: the savepoint
+            csv(in.resolve("part-2.csv"), 2L * ROWS_PER_FILE + 1, ROWS_PER_FILE);
+            Run resume =
+                    run(env, Duration.ofSeconds(120), script("flink"), "resume", "--pipeline", "p");
+            assertThat(resume.exit()).as("%s%s", resume.output(), logs(clusterDir)).isZero();
+            assertThat(resume.output())
+                    .contains("flink resume: pipeline p from " + s3 + "savepoints/p/savepoint-");
+            awaitRows(out, 3L * ROWS_PER_FILE, clusterDir);
         } finally {
             Run stop = run(env, Duration.ofSeconds(90), script("flink-cluster"), "stop");
             assertThat(stop.exit())
                     .as("scripts/flink-cluster stop failed:%n%s", stop.output())
                     .isZero();
         }
-        long n = 2L * ROWS_PER_FILE;
+        long n = 3L * ROWS_PER_FILE;
         assertThat(committedRows(out))
                 .as("rows, distinct ids, sum(id)")
                 .containsExactly(n, n, n * (n + 1) / 2);
