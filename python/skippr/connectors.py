@@ -284,7 +284,8 @@ class DataSinkBigQuery(Connector):
         dataset: Dataset the tables are created in. Required.
         location: Dataset location. Default: US.
         credentials_file: Service account key file (default: application default credentials).
-        endpoint: BigQuery API root URL (default: Google).
+        endpoint: BigQuery REST API root URL, for tests and private endpoints (default: Google).
+        write_endpoint: host:port of the Storage Write API, for tests and private endpoints; http://host:port for plain gRPC on this machine (default: Google).
     """
 
     _role = "data_sink"
@@ -298,6 +299,7 @@ class DataSinkBigQuery(Connector):
         location: Optional[Union[str, EnvRef]] = None,
         credentials_file: Optional[Union[str, EnvRef]] = None,
         endpoint: Optional[Union[str, EnvRef]] = None,
+        write_endpoint: Optional[Union[str, EnvRef]] = None,
     ) -> None:
         super().__init__(
             ("project_id", project_id),
@@ -305,6 +307,7 @@ class DataSinkBigQuery(Connector):
             ("location", location),
             ("credentials_file", credentials_file),
             ("endpoint", endpoint),
+            ("write_endpoint", write_endpoint),
         )
 
 

@@ -410,6 +410,52 @@ class SpecCommandsTest {
     }
 
     @Test
+    void connectDataSinkBigQuery() throws IOException {
+        CliRun run =
+                CliRun.run(
+                        dir,
+                        "connect",
+                        "data-sink",
+                        "bigquery",
+                        "--pipeline",
+                        "orders",
+                        "--name",
+                        "warehouse",
+                        "--project-id",
+                        "acme-analytics",
+                        "--dataset",
+                        "raw",
+                        "--location",
+                        "EU",
+                        "--credentials-file",
+                        "keys/loader.json",
+                        "--endpoint",
+                        "https://bigquery.private.example.com",
+                        "--write-endpoint",
+                        "bigquerystorage.private.example.com:443");
+
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.out())
+                .isEqualTo(
+                        "Wrote data_sinks.warehouse (BigQuery) as the data sink of pipeline"
+                                + " 'orders' in "
+                                + dir.resolve("skippr.yml")
+                                + "\n");
+        assertThat(((Map<?, ?>) saved().get("data_sinks")).get("warehouse"))
+                .isEqualTo(
+                        SpecExamples.parse(
+                                """
+                BigQuery:
+                  project_id: acme-analytics
+                  dataset: raw
+                  location: EU
+                  credentials_file: keys/loader.json
+                  endpoint: https://bigquery.private.example.com
+                  write_endpoint: bigquerystorage.private.example.com:443
+                """));
+    }
+
+    @Test
     void connectDataSourceCreatesThePipeline() throws IOException {
         CliRun run =
                 CliRun.run(

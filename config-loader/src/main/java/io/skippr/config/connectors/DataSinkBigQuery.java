@@ -51,13 +51,23 @@ public final class DataSinkBigQuery extends Connector<DataSinkBigQuery> {
         return set("credentials_file", value);
     }
 
-    /** BigQuery API root URL (default: Google). */
+    /** BigQuery REST API root URL, for tests and private endpoints (default: Google). */
     public DataSinkBigQuery endpoint(String value) {
         return set("endpoint", value);
     }
 
-    /** BigQuery API root URL (default: Google). From an environment variable. */
+    /** BigQuery REST API root URL, for tests and private endpoints (default: Google). From an environment variable. */
     public DataSinkBigQuery endpoint(EnvRef value) {
         return set("endpoint", value);
+    }
+
+    /** host:port of the Storage Write API, for tests and private endpoints; http://host:port for plain gRPC on this machine (default: Google). */
+    public DataSinkBigQuery writeEndpoint(String value) {
+        return set("write_endpoint", value);
+    }
+
+    /** host:port of the Storage Write API, for tests and private endpoints; http://host:port for plain gRPC on this machine (default: Google). From an environment variable. */
+    public DataSinkBigQuery writeEndpoint(EnvRef value) {
+        return set("write_endpoint", value);
     }
 }

@@ -22,7 +22,15 @@ public final class BigQueryKinds implements KindProvider {
                                         "credentials_file",
                                         "Service account key file (default: application default"
                                                 + " credentials)"),
-                                Field.string("endpoint", "BigQuery API root URL (default: Google)"))
+                                Field.string(
+                                        "endpoint",
+                                        "BigQuery REST API root URL, for tests and private"
+                                                + " endpoints (default: Google)"),
+                                Field.string(
+                                        "write_endpoint",
+                                        "host:port of the Storage Write API, for tests and private"
+                                                + " endpoints; http://host:port for plain gRPC on"
+                                                + " this machine (default: Google)"))
                         .build());
     }
 }

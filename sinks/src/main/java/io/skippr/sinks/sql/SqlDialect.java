@@ -178,12 +178,12 @@ public interface SqlDialect extends Serializable {
 
     /**
      * An append for a destination whose commit is a sequence of statements rather than one
-     * transaction (Databricks): one {@code MERGE} that inserts only the staged rows whose {@code
-     * _skippr_id} is not in the target yet. A commit stopped after it and before its marker row
-     * inserts nothing the second time, whether the commit is repeated or its run ended there and
-     * the next run reads the same rows again from the last marker's positions ({@code _skippr_id}
-     * comes from the stream and the source position, so it is the same; {@code _skippr_synced_at}
-     * is new, which is why it is not part of the match).
+     * transaction (Databricks, BigQuery): one {@code MERGE} that inserts only the staged rows whose
+     * {@code _skippr_id} is not in the target yet. A commit stopped after it and before its marker
+     * row inserts nothing the second time, whether the commit is repeated or its run ended there
+     * and the next run reads the same rows again from the last marker's positions ({@code
+     * _skippr_id} comes from the stream and the source position, so it is the same; {@code
+     * _skippr_synced_at} is new, which is why it is not part of the match).
      */
     default String appendNewIds(String target, List<String> columns, String select) {
         String id = quote(SqlNames.ID);

@@ -13,7 +13,7 @@ import java.util.Set;
  * character boundary, and ends in {@code _} plus 8 hex digits of a hash of the whole name: two long
  * names that share a prefix stay apart, and the database never truncates silently.
  */
-public final class SqlNames {
+public class SqlNames {
     /** The commit marker table, in the target schema. */
     public static final String MARKER_TABLE = "_skippr_commits";
 
@@ -65,10 +65,19 @@ public final class SqlNames {
         if (foldsToLowerCase) {
             name = asciiLowerCase(name);
         }
+        name = columnCharacters(name);
         if (OWN.contains(name)) {
             name = name + "_source";
         }
         return fit(name);
+    }
+
+    /**
+     * A column name with the characters the database refuses in names replaced; by default the name
+     * as it is (every database so far takes any character in a quoted name).
+     */
+    protected String columnCharacters(String name) {
+        return name;
     }
 
     private static String asciiLowerCase(String name) {

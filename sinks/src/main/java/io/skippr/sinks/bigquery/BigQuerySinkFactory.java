@@ -1,0 +1,52 @@
+package io.skippr.sinks.bigquery;
+
+import io.skippr.config.ConfigException;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
+import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.WriteMode;
+
+/**
+ * The {@code BigQuery} data sink: tables in one dataset, rows staged per checkpoint through the
+ * Storage Write API's PENDING streams, then moved by query jobs that are each repeatable, the
+ * marker row last (see {@code docs/connectors/bigquery.md}).
+ */
+public final class BigQuerySinkFactory implements SinkFactory {
+    @Override
+    public String kind() {
+        return "BigQuery";
+    }
+
+    @Override
+    public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        String dataset = s.requireString("dataset");
+        BigQueryConnect connect;
+        try {
+            connect =
+                    BigQueryConnect.of(
+                            s.requireString("project_id"),
+                            dataset,
+                            s.string("location").orElse("US"),
+                            s.string("credentials_file").orElse(null),
+                            s.string("endpoint").orElse(null),
+                            s.string("write_endpoint").orElse(null));
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.of(
+                    "skippr.yml", "data_sinks." + context.entry() + ".BigQuery: " + e.getMessage());
+        }
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        new BigQueryDatabase(connect),
+                        context.pipeline(),
+                        context.entry(),
+                        dataset,
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new BigQueryRowCheck(),
+                context);
+    }
+}

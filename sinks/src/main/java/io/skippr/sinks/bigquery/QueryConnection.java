@@ -1,0 +1,375 @@
+package io.skippr.sinks.bigquery;
+
+import com.google.cloud.bigquery.BigQuery;
+import com.google.cloud.bigquery.BigQueryError;
+import com.google.cloud.bigquery.BigQueryException;
+import com.google.cloud.bigquery.DatasetId;
+import com.google.cloud.bigquery.Field;
+import com.google.cloud.bigquery.FieldValue;
+import com.google.cloud.bigquery.FieldValueList;
+import com.google.cloud.bigquery.QueryJobConfiguration;
+import com.google.cloud.bigquery.QueryParameterValue;
+import com.google.cloud.bigquery.TableResult;
+import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The part of JDBC the SQL family calls, over BigQuery query jobs ({@code jobs.query} through the
+ * official client): {@code Statement}, {@code PreparedStatement} with {@code ?} markers (sent as
+ * named query parameters {@code @p1} …, never spliced into the text) and a forward-only {@code
+ * ResultSet} of the result's values as text. Every query job commits alone: {@code commit} and
+ * {@code rollback} do nothing and the commit protocol is repeatable statement by statement
+ * (docs/connectors/bigquery.md). Update counts are not reported (0). Anything else of JDBC fails
+ * with {@link SQLFeatureNotSupportedException}. {@code unwrap(Link.class)} gives the client.
+ */
+final class QueryConnection {
+    private QueryConnection() {}
+
+    /** What the dialect and the staging code need beyond JDBC: the REST client and the dataset. */
+    interface Link {
+        BigQuery rest();
+
+        BigQueryConnect connect();
+    }
+
+    static Connection open(BigQueryConnect connect) throws IOException {
+        return proxy(Connection.class, new Session(connect, connect.rest()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T proxy(Class<T> type, InvocationHandler handler) {
+        return (T)
+                Proxy.newProxyInstance(
+                        QueryConnection.class.getClassLoader(), new Class<?>[] {type}, handler);
+    }
+
+    private static SQLException unsupported(Method m) {
+        return new SQLFeatureNotSupportedException(
+                m.getDeclaringClass().getSimpleName()
+                        + "."
+                        + m.getName()
+                        + " is not implemented over BigQuery query jobs");
+    }
+
+    private static Object common(Object self, Method m, Object[] args) throws SQLException {
+        return switch (m.getName()) {
+            case "hashCode" -> System.identityHashCode(self);
+            case "equals" -> self == args[0];
+            case "toString" -> "BigQuery query connection";
+            default -> throw unsupported(m);
+        };
+    }
+
+    /** A BigQuery failure as a SQLException: its reason and message, state 28000 for auth. */
+    static SQLException failure(BigQueryException e) {
+        BigQueryError error = e.getError();
+        String reason = error == null || error.getReason() == null ? "" : error.getReason();
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        String state =
+                e.getCode() == 401 || e.getCode() == 403 && reason.equals("accessDenied")
+                        ? "28000"
+                        : e.getCode() == 404 ? "42S02" : e.getCode() == 0 ? "08006" : null;
+        return new SQLException(
+                (reason.isEmpty() ? "" : reason + ": ") + message, state, e.getCode(), e);
+    }
+
+    /** The connection: statements run with the dataset as their default. */
+    private static final class Session implements InvocationHandler, Link {
+        final BigQueryConnect connect;
+        final BigQuery bigQuery;
+        boolean autoCommit = true;
+        boolean closed;
+
+        Session(BigQueryConnect connect, BigQuery bigQuery) {
+            this.connect = connect;
+            this.bigQuery = bigQuery;
+        }
+
+        @Override
+        public BigQuery rest() {
+            return bigQuery;
+        }
+
+        @Override
+        public BigQueryConnect connect() {
+            return connect;
+        }
+
+        @Override
+        public Object invoke(Object self, Method m, Object[] args) throws SQLException {
+            switch (m.getName()) {
+                case "createStatement":
+                    return proxy(Statement.class, new Running(this, null));
+                case "prepareStatement":
+                    return proxy(PreparedStatement.class, new Running(this, (String) args[0]));
+                case "setAutoCommit":
+                    autoCommit = (Boolean) args[0];
+                    return null;
+                case "getAutoCommit":
+                    return autoCommit;
+                case "commit", "rollback", "clearWarnings", "setReadOnly", "getWarnings":
+                    return null;
+                case "close":
+                    closed = true;
+                    return null;
+                case "isClosed":
+                    return closed;
+                case "isValid":
+                    return !closed;
+                case "unwrap":
+                    if (args[0] == Link.class) {
+                        return this;
+                    }
+                    throw unsupported(m);
+                case "isWrapperFor":
+                    return args[0] == Link.class;
+                default:
+                    return common(self, m, args);
+            }
+        }
+
+        TableResult run(String sql, Map<String, QueryParameterValue> parameters)
+                throws SQLException {
+            if (closed) {
+                throw new SQLException("connection closed", "08003");
+            }
+            QueryJobConfiguration job =
+                    QueryJobConfiguration.newBuilder(sql)
+                            .setUseLegacySql(false)
+                            .setDefaultDataset(DatasetId.of(connect.project(), connect.dataset()))
+                            .setNamedParameters(parameters)
+                            .build();
+            try {
+                return bigQuery.query(job);
+            } catch (BigQueryException e) {
+                throw failure(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while waiting for a query job", "08006", e);
+            }
+        }
+    }
+
+    /** A statement, or a prepared one when {@code sql} is set. */
+    private static final class Running implements InvocationHandler {
+        final Session session;
+        final String sql;
+        final Map<Integer, QueryParameterValue> bound = new TreeMap<>();
+        ResultSet results;
+
+        Running(Session session, String sql) {
+            this.session = session;
+            this.sql = sql;
+        }
+
+        @Override
+        public Object invoke(Object self, Method m, Object[] args) throws SQLException {
+            String name = m.getName();
+            switch (name) {
+                case "setString" -> bind(args, QueryParameterValue.string((String) args[1]));
+                case "setLong" -> bind(args, QueryParameterValue.int64((Long) args[1]));
+                case "setInt" -> bind(args, QueryParameterValue.int64((Integer) args[1]));
+                case "setBoolean" -> bind(args, QueryParameterValue.bool((Boolean) args[1]));
+                case "setNull" -> bind(args, QueryParameterValue.string(null));
+                case "setObject" -> bind(args, value(args[1]));
+                case "clearParameters" -> bound.clear();
+                case "execute" -> {
+                    run(args);
+                    return results != null;
+                }
+                case "executeQuery" -> {
+                    run(args);
+                    return results;
+                }
+                case "executeUpdate" -> {
+                    run(args);
+                    return 0;
+                }
+                case "executeLargeUpdate" -> {
+                    run(args);
+                    return 0L;
+                }
+                case "getResultSet" -> {
+                    return results;
+                }
+                case "getUpdateCount" -> {
+                    return results != null ? -1 : 0;
+                }
+                case "getMoreResults" -> {
+                    return false;
+                }
+                case "setQueryTimeout",
+                        "setFetchSize",
+                        "close",
+                        "clearWarnings",
+                        "setEscapeProcessing",
+                        "getWarnings" -> {
+                    return null;
+                }
+                default -> {
+                    return common(self, m, args);
+                }
+            }
+            return null;
+        }
+
+        private static QueryParameterValue value(Object value) {
+            if (value instanceof Long l) {
+                return QueryParameterValue.int64(l);
+            }
+            if (value instanceof Integer i) {
+                return QueryParameterValue.int64(i);
+            }
+            if (value instanceof Boolean b) {
+                return QueryParameterValue.bool(b);
+            }
+            return QueryParameterValue.string(value == null ? null : value.toString());
+        }
+
+        private void bind(Object[] args, QueryParameterValue value) {
+            bound.put((Integer) args[0], value);
+        }
+
+        private void run(Object[] args) throws SQLException {
+            String text = sql != null ? sql : (String) args[0];
+            Map<String, QueryParameterValue> parameters = new LinkedHashMap<>();
+            if (sql != null) {
+                text = named(text);
+                bound.forEach((i, v) -> parameters.put("p" + i, v));
+            }
+            TableResult result = session.run(text, parameters);
+            String first = text.stripLeading();
+            boolean query =
+                    first.regionMatches(true, 0, "SELECT", 0, 6)
+                            || first.regionMatches(true, 0, "WITH", 0, 4);
+            if (query && result.getSchema() != null) {
+                results = proxy(ResultSet.class, new Rows(result));
+            } else {
+                results = null;
+            }
+        }
+
+        /** {@code ?} markers outside quotes as {@code @p1}, {@code @p2} … */
+        static String named(String sql) {
+            StringBuilder out = new StringBuilder();
+            int n = 0;
+            char quote = 0;
+            for (int i = 0; i < sql.length(); i++) {
+                char ch = sql.charAt(i);
+                if (quote != 0) {
+                    out.append(ch);
+                    if (ch == '\\' && i + 1 < sql.length()) {
+                        out.append(sql.charAt(++i));
+                    } else if (ch == quote) {
+                        quote = 0;
+                    }
+                } else if (ch == '\'' || ch == '"' || ch == '`') {
+                    quote = ch;
+                    out.append(ch);
+                } else if (ch == '?') {
+                    out.append("@p").append(++n);
+                } else {
+                    out.append(ch);
+                }
+            }
+            return out.toString();
+        }
+    }
+
+    /** A result's rows, read forward once; values as text. */
+    private static final class Rows implements InvocationHandler {
+        final List<String> names = new ArrayList<>();
+        final List<String> types = new ArrayList<>();
+        final List<List<String>> rows = new ArrayList<>();
+        int row = -1;
+        boolean wasNull;
+
+        Rows(TableResult result) {
+            for (Field f : result.getSchema().getFields()) {
+                names.add(f.getName());
+                types.add(f.getType().name());
+            }
+            for (FieldValueList values : result.iterateAll()) {
+                List<String> r = new ArrayList<>(names.size());
+                for (int i = 0; i < names.size(); i++) {
+                    FieldValue v = values.get(i);
+                    r.add(v.isNull() ? null : v.getStringValue());
+                }
+                rows.add(r);
+            }
+        }
+
+        @Override
+        public Object invoke(Object self, Method m, Object[] args) throws SQLException {
+            switch (m.getName()) {
+                case "next":
+                    row++;
+                    return row < rows.size();
+                case "close":
+                    return null;
+                case "wasNull":
+                    return wasNull;
+                case "getMetaData":
+                    return proxy(ResultSetMetaData.class, this::meta);
+                case "getString", "getObject":
+                    return text(args[0]);
+                case "getLong":
+                    {
+                        String v = text(args[0]);
+                        return v == null ? 0L : new java.math.BigDecimal(v).longValueExact();
+                    }
+                case "getInt":
+                    {
+                        String v = text(args[0]);
+                        return v == null ? 0 : new java.math.BigDecimal(v).intValueExact();
+                    }
+                case "getBoolean":
+                    {
+                        String v = text(args[0]);
+                        return v != null && (v.equalsIgnoreCase("true") || v.equals("1"));
+                    }
+                default:
+                    return common(self, m, args);
+            }
+        }
+
+        private String text(Object column) throws SQLException {
+            int index =
+                    column instanceof Integer i
+                            ? i - 1
+                            : names.stream()
+                                    .map(n -> n.equalsIgnoreCase((String) column))
+                                    .toList()
+                                    .indexOf(true);
+            if (row < 0 || row >= rows.size() || index < 0 || index >= names.size()) {
+                throw new SQLException("no value at row " + row + ", column " + column);
+            }
+            String v = rows.get(row).get(index);
+            wasNull = v == null;
+            return v;
+        }
+
+        private Object meta(Object self, Method m, Object[] args) throws SQLException {
+            return switch (m.getName()) {
+                case "getColumnCount" -> names.size();
+                case "getColumnLabel", "getColumnName" -> names.get((Integer) args[0] - 1);
+                case "getColumnTypeName" -> types.get((Integer) args[0] - 1);
+                default -> common(self, m, args);
+            };
+        }
+    }
+}
