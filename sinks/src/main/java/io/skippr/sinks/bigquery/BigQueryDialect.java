@@ -149,11 +149,29 @@ public final class BigQueryDialect implements SqlDialect {
         return "CREATE SCHEMA IF NOT EXISTS " + quote(schema);
     }
 
-    /** From the tables API ({@code tables.get}); null when the table does not exist. */
+    /**
+     * From the tables API ({@code tables.get}); null when the table does not exist. The marker
+     * table's columns are read once per connection: Skippr fixes them and never drops the table,
+     * and every commit asks for them.
+     */
     @Override
     public LinkedHashMap<String, String> columns(Connection c, String schema, String table)
             throws SQLException {
         QueryConnection.Link link = c.unwrap(QueryConnection.Link.class);
+        boolean marker = table.equals(SqlNames.MARKER_TABLE);
+        LinkedHashMap<String, String> known = marker ? link.remembered(schema, table) : null;
+        if (known != null) {
+            return known;
+        }
+        LinkedHashMap<String, String> columns = read(link, schema, table);
+        if (marker && columns != null) {
+            link.remember(schema, table, columns);
+        }
+        return columns;
+    }
+
+    private static LinkedHashMap<String, String> read(
+            QueryConnection.Link link, String schema, String table) throws SQLException {
         Table t;
         try {
             t = link.rest().getTable(TableId.of(link.connect().project(), schema, table));

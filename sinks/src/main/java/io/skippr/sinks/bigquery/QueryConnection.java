@@ -9,6 +9,7 @@ import com.google.cloud.bigquery.FieldValue;
 import com.google.cloud.bigquery.FieldValueList;
 import com.google.cloud.bigquery.QueryJobConfiguration;
 import com.google.cloud.bigquery.QueryParameterValue;
+import com.google.cloud.bigquery.TableId;
 import com.google.cloud.bigquery.TableResult;
 import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
@@ -35,6 +36,11 @@ import java.util.TreeMap;
  * {@code rollback} do nothing and the commit protocol is repeatable statement by statement
  * (docs/connectors/bigquery.md). Update counts are not reported (0). Anything else of JDBC fails
  * with {@link SQLFeatureNotSupportedException}. {@code unwrap(Link.class)} gives the client.
+ *
+ * <p>A commit is a handful of statements, and on BigQuery each query job costs far more than a
+ * metadata call, so {@code DROP TABLE IF EXISTS `dataset`.`table`} (the commit dropping its staging
+ * tables) runs as the tables API's {@code tables.delete}, which is the same operation without a
+ * job.
  */
 final class QueryConnection {
     private QueryConnection() {}
@@ -44,6 +50,14 @@ final class QueryConnection {
         BigQuery rest();
 
         BigQueryConnect connect();
+
+        /**
+         * The columns this connection read or created for a table whose columns Skippr fixes and
+         * never drops (the marker table), or null: a commit need not ask for them again.
+         */
+        LinkedHashMap<String, String> remembered(String dataset, String table);
+
+        void remember(String dataset, String table, LinkedHashMap<String, String> columns);
     }
 
     static Connection open(BigQueryConnect connect) throws IOException {
@@ -91,6 +105,7 @@ final class QueryConnection {
     private static final class Session implements InvocationHandler, Link {
         final BigQueryConnect connect;
         final BigQuery bigQuery;
+        final Map<String, LinkedHashMap<String, String>> remembered = new java.util.HashMap<>();
         boolean autoCommit = true;
         boolean closed;
 
@@ -107,6 +122,16 @@ final class QueryConnection {
         @Override
         public BigQueryConnect connect() {
             return connect;
+        }
+
+        @Override
+        public LinkedHashMap<String, String> remembered(String dataset, String table) {
+            return remembered.get(dataset + "\u0000" + table);
+        }
+
+        @Override
+        public void remember(String dataset, String table, LinkedHashMap<String, String> columns) {
+            remembered.put(dataset + "\u0000" + table, columns);
         }
 
         @Override
@@ -147,6 +172,16 @@ final class QueryConnection {
             if (closed) {
                 throw new SQLException("connection closed", "08003");
             }
+            TableId drop = parameters.isEmpty() ? droppedTable(sql, connect.project()) : null;
+            if (drop != null) {
+                try {
+                    bigQuery.delete(drop); // false when it is gone already, as IF EXISTS says
+                } catch (BigQueryException e) {
+                    throw failure(e);
+                }
+                remembered.remove(drop.getDataset() + "\u0000" + drop.getTable());
+                return null;
+            }
             QueryJobConfiguration job =
                     QueryJobConfiguration.newBuilder(sql)
                             .setUseLegacySql(false)
@@ -162,6 +197,45 @@ final class QueryConnection {
                 throw new SQLException("interrupted while waiting for a query job", "08006", e);
             }
         }
+    }
+
+    private static final String DROP = "DROP TABLE IF EXISTS ";
+
+    /**
+     * The table of {@code DROP TABLE IF EXISTS `dataset`.`table`} in this project (names as {@link
+     * BigQueryDialect#quote} writes them), or null for any other statement.
+     */
+    static TableId droppedTable(String sql, String project) {
+        if (!sql.startsWith(DROP)) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        int i = DROP.length();
+        while (i < sql.length() && sql.charAt(i) == '`') {
+            StringBuilder name = new StringBuilder();
+            i++;
+            while (i < sql.length() && sql.charAt(i) != '`') {
+                char ch = sql.charAt(i);
+                if (ch == '\\' && i + 1 < sql.length()) {
+                    ch = sql.charAt(++i);
+                }
+                name.append(ch);
+                i++;
+            }
+            if (i >= sql.length()) {
+                return null;
+            }
+            names.add(name.toString());
+            i++;
+            if (i < sql.length() && sql.charAt(i) == '.') {
+                i++;
+            } else {
+                break;
+            }
+        }
+        return i == sql.length() && names.size() == 2
+                ? TableId.of(project, names.get(0), names.get(1))
+                : null;
     }
 
     /** A statement, or a prepared one when {@code sql} is set. */
@@ -252,6 +326,10 @@ final class QueryConnection {
                 bound.forEach((i, v) -> parameters.put("p" + i, v));
             }
             TableResult result = session.run(text, parameters);
+            if (result == null) {
+                results = null;
+                return;
+            }
             String first = text.stripLeading();
             boolean query =
                     first.regionMatches(true, 0, "SELECT", 0, 6)

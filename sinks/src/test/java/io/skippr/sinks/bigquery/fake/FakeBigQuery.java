@@ -45,6 +45,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FakeBigQuery implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
+    static {
+        // The JDK's HTTP server writes a response's headers and body as two TCP segments; with
+        // Nagle's algorithm on, the body waits for the client's delayed ACK of the headers (40 ms
+        // on Linux), so every request took ~50 ms, far slower than BigQuery answers a metadata
+        // call. The property is read once, when the JVM's first HttpServer starts (the test
+        // plugins set it too, for a JVM where another fake's server started first).
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private final HttpServer http;
     private final Server grpc;
     private final ExecutorService requests = Executors.newCachedThreadPool();
@@ -64,9 +73,40 @@ public final class FakeBigQuery implements AutoCloseable {
         http.start();
         grpc =
                 NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                        .addService(new FakeWriteService(this::pooled))
+                        .addService(timed(new FakeWriteService(this::pooled)))
                         .build()
                         .start();
+    }
+
+    /** The Storage Write service, its calls logged with their time at DEBUG. */
+    private static io.grpc.ServerServiceDefinition timed(FakeWriteService service) {
+        return io.grpc.ServerInterceptors.intercept(
+                service,
+                new io.grpc.ServerInterceptor() {
+                    @Override
+                    public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
+                            io.grpc.ServerCall<Q, A> call,
+                            io.grpc.Metadata headers,
+                            io.grpc.ServerCallHandler<Q, A> next) {
+                        long t0 = System.nanoTime();
+                        String method = call.getMethodDescriptor().getBareMethodName();
+                        return next.startCall(
+                                new io.grpc.ForwardingServerCall.SimpleForwardingServerCall<>(
+                                        call) {
+                                    @Override
+                                    public void close(
+                                            io.grpc.Status status, io.grpc.Metadata trailers) {
+                                        TIMING.debug(
+                                                "{} {} in {} ms",
+                                                method,
+                                                status.getCode(),
+                                                (System.nanoTime() - t0) / 1_000_000);
+                                        super.close(status, trailers);
+                                    }
+                                },
+                                headers);
+                    }
+                });
     }
 
     /** A new project on free loopback ports, with a database of its own in the test PostgreSQL. */
@@ -182,7 +222,13 @@ public final class FakeBigQuery implements AutoCloseable {
 
     // ---- HTTP ----
 
+    /** Each request and its handling time, at DEBUG: where a slow test's time goes. */
+    private static final org.slf4j.Logger TIMING =
+            org.slf4j.LoggerFactory.getLogger(FakeBigQuery.class);
+
     private void handle(HttpExchange exchange) throws IOException {
+        long t0 = System.nanoTime();
+        String what = "";
         int status;
         byte[] body;
         String method = exchange.getRequestMethod();
@@ -196,6 +242,8 @@ public final class FakeBigQuery implements AutoCloseable {
                                 .readAllBytes();
             }
             JsonNode json = in.length == 0 ? JSON.createObjectNode() : JSON.readTree(in);
+            what = json.path("query").asText("");
+            what = what.substring(0, Math.min(90, what.length()));
             JsonNode reply =
                     route(method, path, query(exchange.getRequestURI().getRawQuery()), json);
             status = reply == null ? 204 : 200;
@@ -209,6 +257,15 @@ public final class FakeBigQuery implements AutoCloseable {
                             500, "internalError", "INTERNAL", "fake BigQuery failed: " + e);
             status = error.code;
             body = error.body(JSON);
+        }
+        if (TIMING.isDebugEnabled()) {
+            TIMING.debug(
+                    "{} {} {} in {} ms {}",
+                    method,
+                    path,
+                    status,
+                    (System.nanoTime() - t0) / 1_000_000,
+                    what);
         }
         if (body == null) {
             exchange.sendResponseHeaders(status, -1);
