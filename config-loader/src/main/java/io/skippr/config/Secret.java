@@ -93,7 +93,8 @@ public final class Secret implements Serializable {
                             + " is written as a literal value, and a literal secret never travels"
                             + " in the job graph, so this process (a Flink TaskManager or"
                             + " JobManager of a cluster) cannot know it; write it as ${VAR} in"
-                            + " skippr.yml and give every TaskManager VAR in its environment");
+                            + " skippr.yml and give every TaskManager and the JobManager VAR in"
+                            + " their environment");
         }
         List<String> missing = new ArrayList<>();
         for (String name : variables()) {
@@ -111,14 +112,17 @@ public final class Secret implements Serializable {
                             + " "
                             + field
                             + " needs it. The job graph carries only the variable's name: on a"
-                            + " Flink cluster every TaskManager (and the JobManager, for a"
-                            + " source that plans its reads there) needs it in its environment:"
+                            + " Flink cluster every TaskManager and the JobManager (a Postgres"
+                            + " source plans its reads there) need it in their environment:"
                             + " export "
                             + missing.get(0)
-                            + " before starting the TaskManager (standalone), or set"
+                            + " before starting them (standalone), or use"
+                            + " kubernetes.env.secretKeyRef (Kubernetes), or set"
                             + " containerized.taskmanager.env."
                             + missing.get(0)
-                            + " (YARN, Kubernetes) or kubernetes.env.secretKeyRef (Kubernetes)");
+                            + " and containerized.master.env."
+                            + missing.get(0)
+                            + " (YARN, Kubernetes; the web UI shows these settings' values)");
         }
         return EnvRefs.substitute(reference, System::getenv);
     }

@@ -77,12 +77,13 @@ class SecretTest {
                                 + " (a Flink TaskManager or JobManager);"
                                 + " data_sources.app_db.Postgres.password needs it. The job graph"
                                 + " carries only the variable's name: on a Flink cluster every"
-                                + " TaskManager (and the JobManager, for a source that plans its"
-                                + " reads there) needs it in its environment: export"
-                                + " SKIPPR_TEST_NEVER_SET_PW before starting the TaskManager"
-                                + " (standalone), or set"
-                                + " containerized.taskmanager.env.SKIPPR_TEST_NEVER_SET_PW (YARN,"
-                                + " Kubernetes) or kubernetes.env.secretKeyRef (Kubernetes)");
+                                + " TaskManager and the JobManager (a Postgres source plans its"
+                                + " reads there) need it in their environment: export"
+                                + " SKIPPR_TEST_NEVER_SET_PW before starting them (standalone), or"
+                                + " use kubernetes.env.secretKeyRef (Kubernetes), or set"
+                                + " containerized.taskmanager.env.SKIPPR_TEST_NEVER_SET_PW and"
+                                + " containerized.master.env.SKIPPR_TEST_NEVER_SET_PW (YARN,"
+                                + " Kubernetes; the web UI shows these settings' values)");
     }
 
     @Test
@@ -103,7 +104,8 @@ class SecretTest {
                                 + " and a literal secret never travels in the job graph, so this"
                                 + " process (a Flink TaskManager or JobManager of a cluster)"
                                 + " cannot know it; write it as ${VAR} in skippr.yml and give"
-                                + " every TaskManager VAR in its environment");
+                                + " every TaskManager and the JobManager VAR in their"
+                                + " environment");
     }
 
     /** {@code secret} as a process that did not resolve it deserializes it: an unknown handle. */

@@ -1,6 +1,7 @@
 package io.skippr.cli;
 
 import io.skippr.config.Config;
+import io.skippr.job.FlinkSettings;
 import io.skippr.job.RunningJob;
 import io.skippr.job.Savepoints;
 import io.skippr.job.StateDirs;
@@ -57,7 +58,12 @@ final class SavepointCommand implements Callable<Integer> {
                                                         + pipeline
                                                         + "' (a savepoint is of a running"
                                                         + " continuous sync)"));
-        String location = Savepoints.take(running, stop, Duration.ofMinutes(10));
+        String location =
+                Savepoints.take(
+                        running,
+                        stop,
+                        FlinkSettings.savepoints(FlinkSettings.forPipeline(stateDir, context.env)),
+                        Duration.ofMinutes(10));
         context.out.println(location);
         context.err.println(
                 "Savepoint of pipeline "

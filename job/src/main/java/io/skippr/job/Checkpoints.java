@@ -52,29 +52,70 @@ public final class Checkpoints {
     }
 
     /**
-     * Moves the retained checkpoints in {@code dir} aside after a {@code --once} run committed:
-     * they hold source positions older than the ones that run committed with its data, and a
-     * continuous run resuming from them would load that run's rows again. A local folder goes into
-     * {@code stateDir/superseded/<now>}; a folder elsewhere (such as S3) is renamed beside itself,
-     * {@code <dir>.superseded-<now>}. Returns where they went, or empty when there were none.
+     * Moves the retained checkpoints and savepoints in {@code dirs} aside after a {@code --once}
+     * run committed: they hold source positions older than the ones that run committed with its
+     * data, and a continuous run resuming from them would load that run's rows again. The state
+     * folder's own checkpoints go into {@code stateDir/superseded/<now>}; any other folder (such as
+     * one on S3) is renamed beside itself, {@code <dir>.superseded-<now>}, after its metadata files
+     * (so that a move cut short, which on S3 is a copy of every object, leaves nothing to restore).
+     * Returns where they went; empty when there was nothing to move.
      */
-    public static Optional<String> supersede(Path dir, java.nio.file.Path stateDir)
-            throws IOException {
-        if (latest(dir).isEmpty()) {
-            return Optional.empty();
-        }
+    public static java.util.List<String> supersede(
+            java.util.List<Path> dirs, java.nio.file.Path stateDir) throws IOException {
         long now = System.currentTimeMillis();
-        if (dir.getFileSystem().isDistributedFS()) {
+        java.util.List<String> moved = new java.util.ArrayList<>();
+        Path own = new Path(StateDirs.checkpoints(stateDir).toUri());
+        for (Path dir : dirs) {
+            if (latest(dir).isEmpty()) {
+                continue;
+            }
+            if (dir.equals(own)) {
+                java.nio.file.Path aside =
+                        stateDir.resolve("superseded").resolve(String.valueOf(now));
+                java.nio.file.Files.createDirectories(aside.getParent());
+                java.nio.file.Files.move(StateDirs.checkpoints(stateDir), aside);
+                moved.add(aside.toString());
+                continue;
+            }
+            FileSystem fs = dir.getFileSystem();
+            for (Path folder : restorable(fs, dir, 2)) {
+                Path metadata = new Path(folder, METADATA);
+                if (!fs.rename(metadata, new Path(folder, METADATA + ".superseded"))) {
+                    throw new IOException("cannot move " + metadata + " aside");
+                }
+            }
             Path aside = new Path(dir.getParent(), dir.getName() + ".superseded-" + now);
-            if (!dir.getFileSystem().rename(dir, aside)) {
+            if (!fs.rename(dir, aside)) {
                 throw new IOException("cannot move " + dir + " to " + aside);
             }
-            return Optional.of(aside.toString());
+            moved.add(aside.toString());
         }
-        java.nio.file.Path aside = stateDir.resolve("superseded").resolve(String.valueOf(now));
-        java.nio.file.Files.createDirectories(aside.getParent());
-        java.nio.file.Files.move(java.nio.file.Path.of(dir.toUri()), aside);
-        return Optional.of(aside.toString());
+        return moved;
+    }
+
+    /** The checkpoint and savepoint folders with metadata in {@code dir}, {@code depth} deep. */
+    private static java.util.List<Path> restorable(FileSystem fs, Path dir, int depth)
+            throws IOException {
+        java.util.List<Path> found = new java.util.ArrayList<>();
+        FileStatus[] children = fs.listStatus(dir);
+        for (FileStatus child : children == null ? new FileStatus[0] : children) {
+            if (!child.isDir()) {
+                continue;
+            }
+            Path path = child.getPath();
+            if (isRestorable(path)) {
+                if (fs.exists(new Path(path, METADATA))) {
+                    found.add(path);
+                }
+            } else if (depth > 1) {
+                found.addAll(restorable(fs, path, depth - 1));
+            }
+        }
+        return found;
+    }
+
+    private static boolean isRestorable(Path folder) {
+        return folder.getName().startsWith("chk-") || folder.getName().startsWith("savepoint-");
     }
 
     /** The checkpoint or savepoint whose metadata was written last, of those looked at. */
@@ -89,7 +130,7 @@ public final class Checkpoints {
                     continue;
                 }
                 Path path = child.getPath();
-                if (path.getName().startsWith("chk-") || path.getName().startsWith("savepoint-")) {
+                if (isRestorable(path)) {
                     Path metadata = new Path(path, METADATA);
                     if (fs.exists(metadata)) {
                         long time = fs.getFileStatus(metadata).getModificationTime();

@@ -98,10 +98,16 @@ public final class EmbeddedRunner implements AutoCloseable {
         if (fromSavepoint != null) {
             restoreFrom = Optional.of(fromSavepoint);
         } else if (!request.once()) {
-            org.apache.flink.core.fs.Path checkpoints = FlinkSettings.checkpoints(conf);
-            restoreFrom = Checkpoints.latest(checkpoints);
+            restoreFrom = Checkpoints.newest(restorable());
             if (restoreFrom.isEmpty()) {
-                built.unrestoredWarning(request.pipeline().name(), "none in " + checkpoints)
+                built.unrestoredWarning(
+                                request.pipeline().name(),
+                                "none in "
+                                        + restorable().stream()
+                                                .map(Object::toString)
+                                                .collect(
+                                                        java.util.stream.Collectors.joining(
+                                                                " nor ")))
                         .map(w -> JobTrouble.WARNING + w)
                         .ifPresent(this::tell);
             }
@@ -112,6 +118,26 @@ public final class EmbeddedRunner implements AutoCloseable {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
         return cluster.getRestAddress().get().toString();
+    }
+
+    /**
+     * Where a continuous run may resume from, the newest first found: the pipeline's checkpoint and
+     * savepoint folders (a run stopped with a savepoint drops its own checkpoints, and older jobs'
+     * checkpoints remain), and its state folder's checkpoints when the Flink configuration names
+     * other folders (where they were before it did).
+     */
+    private java.util.List<org.apache.flink.core.fs.Path> restorable() {
+        java.util.List<org.apache.flink.core.fs.Path> dirs =
+                new java.util.ArrayList<>(
+                        java.util.List.of(
+                                FlinkSettings.checkpoints(conf), FlinkSettings.savepoints(conf)));
+        var own =
+                new org.apache.flink.core.fs.Path(
+                        StateDirs.checkpoints(request.stateDir()).toUri());
+        if (!dirs.contains(own)) {
+            dirs.add(own);
+        }
+        return dirs;
     }
 
     /**
@@ -161,17 +187,19 @@ public final class EmbeddedRunner implements AutoCloseable {
             LOG.info(
                     "Resuming pipeline {} from {} {}",
                     request.pipeline().name(),
-                    fromSavepoint != null ? "savepoint" : "checkpoint",
+                    restoreFrom.get().getName().startsWith("savepoint-")
+                            ? "savepoint"
+                            : "checkpoint",
                     restoreFrom.get());
             graph.setSavepointRestoreSettings(
                     SavepointRestoreSettings.forPath(restoreFrom.get().toString(), false));
         }
         job = cluster.submitJob(graph).get().getJobID();
+        if (request.once()) { // no savepoints of a bounded run: it commits its positions itself
+            return awaitJob(progress);
+        }
         RunningJob running =
-                new RunningJob(
-                        cluster.getRestAddress().get().toString(),
-                        job.toHexString(),
-                        ProcessHandle.current().pid());
+                RunningJob.of(cluster.getRestAddress().get().toString(), job.toHexString());
         running.write(request.stateDir());
         try {
             return awaitJob(progress);
@@ -205,11 +233,12 @@ public final class EmbeddedRunner implements AutoCloseable {
         Map<String, Map<String, Long>> counters =
                 Progress.byStream(done.getAllAccumulatorResults());
         if (request.once()) {
-            Checkpoints.supersede(FlinkSettings.checkpoints(conf), request.stateDir())
-                    .ifPresent(
+            Checkpoints.supersede(restorable(), request.stateDir())
+                    .forEach(
                             aside ->
                                     tell(
-                                            "the checkpoints of earlier continuous runs of pipeline "
+                                            "the checkpoints and savepoints of earlier continuous runs of"
+                                                    + " pipeline "
                                                     + request.pipeline().name()
                                                     + " are moved to "
                                                     + aside

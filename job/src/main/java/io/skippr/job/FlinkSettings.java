@@ -49,6 +49,12 @@ public final class FlinkSettings {
                 conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
     }
 
+    /** The folder of the pipeline's savepoints, as {@link #forPipeline} set it. */
+    public static org.apache.flink.core.fs.Path savepoints(Configuration conf) {
+        return new org.apache.flink.core.fs.Path(
+                conf.get(CheckpointingOptions.SAVEPOINT_DIRECTORY));
+    }
+
     /**
      * {@code dir/pipeline}: where a pipeline keeps its checkpoints or savepoints in a shared
      * folder.

@@ -29,7 +29,11 @@ public final class Savepoints {
      *
      * @throws IOException when Flink cannot be reached, or names why the savepoint failed
      */
-    public static String take(RunningJob running, boolean stop, Duration timeout)
+    public static String take(
+            RunningJob running,
+            boolean stop,
+            org.apache.flink.core.fs.Path folder,
+            Duration timeout)
             throws IOException, InterruptedException {
         String job = running.rest() + "/jobs/" + running.job();
         Map<String, Object> body =
@@ -40,8 +44,27 @@ public final class Savepoints {
         String request = trigger.path("request-id").asText();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            JsonNode state =
-                    send(HttpRequest.newBuilder(URI.create(job + "/savepoints/" + request)));
+            JsonNode state;
+            try {
+                state = send(HttpRequest.newBuilder(URI.create(job + "/savepoints/" + request)));
+            } catch (java.net.ConnectException e) {
+                // a stop completes as the job ends, and the sync then ends with its Flink: the
+                // savepoint is the job's newest in the pipeline's folder
+                if (!stop) {
+                    throw e;
+                }
+                return Checkpoints.newest(java.util.List.of(folder))
+                        .map(Object::toString)
+                        .filter(p -> p.contains("/savepoint-" + running.job().substring(0, 6)))
+                        .orElseThrow(
+                                () ->
+                                        new IOException(
+                                                "the sync ended before it said where the savepoint"
+                                                        + " is, and "
+                                                        + folder
+                                                        + " holds none of its job",
+                                                e));
+            }
             if ("COMPLETED".equals(state.path("status").path("id").asText())) {
                 JsonNode operation = state.path("operation");
                 if (operation.hasNonNull("location")) {

@@ -15,9 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code skipprd savepoint --pipeline P --stop} from a second shell ends a running continuous
- * {@code skipprd sync} with a savepoint in the pipeline's savepoint folder, and {@code skipprd sync
- * --from-savepoint PATH} carries on from it: with the pipeline's checkpoints deleted, only the
- * savepoint knows what was read, and each row lands once.
+ * {@code skipprd sync} with a savepoint in the pipeline's savepoint folder; a plain {@code skipprd
+ * sync} then resumes from that savepoint (the stopped job dropped its own checkpoints, and an older
+ * job's would load rows again), and {@code skipprd sync --from-savepoint PATH} carries on from a
+ * second one with the checkpoints deleted, so only the savepoint knows what was read. Each row
+ * lands once.
  */
 class SavepointITCase {
     private static final int ROWS_PER_FILE = 200;
@@ -81,13 +83,32 @@ class SavepointITCase {
         assertThat(first.exitValue()).as(Files.readString(dir.resolve("first.err"))).isZero();
         assertThat(state.resolve("p/running.json")).doesNotExist();
 
-        // only the savepoint knows how far the files were read
-        deleteTree(state.resolve("p/checkpoints"));
+        // a plain restart resumes from the savepoint: the stopped job dropped its checkpoints
         csv(in.resolve("b.csv"), ROWS_PER_FILE + 1);
         Process second =
                 SkipprdProcess.start(
+                        dir, "second", env, List.of(), "sync", "--pipeline", "p", "--log");
+        SkipprdProcess.await(
+                second,
+                Duration.ofSeconds(120),
+                "the second file landed",
+                () -> count(state.resolve("p")) >= 2L * ROWS_PER_FILE,
+                () -> Files.readString(dir.resolve("second.err")));
+        CliRun again = CliRun.run(dir, env, "savepoint", "--pipeline", "p", "--stop");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.readString(dir.resolve("second.err")))
+                .contains("Resuming pipeline p from savepoint " + location)
+                .doesNotContain("starts without its checkpoint");
+
+        // only the savepoint named knows how far the files were read
+        deleteTree(state.resolve("p/checkpoints"));
+        String newest = again.out().strip();
+        csv(in.resolve("c.csv"), 2L * ROWS_PER_FILE + 1);
+        Process third =
+                SkipprdProcess.start(
                         dir,
-                        "second",
+                        "third",
                         env,
                         List.of(),
                         "sync",
@@ -95,22 +116,21 @@ class SavepointITCase {
                         "p",
                         "--log",
                         "--from-savepoint",
-                        location);
+                        newest);
         try {
             SkipprdProcess.await(
-                    second,
+                    third,
                     Duration.ofSeconds(120),
-                    "the second file landed",
-                    () -> count(state.resolve("p")) >= 2L * ROWS_PER_FILE,
-                    () -> Files.readString(dir.resolve("second.err")));
+                    "the third file landed",
+                    () -> count(state.resolve("p")) >= 3L * ROWS_PER_FILE,
+                    () -> Files.readString(dir.resolve("third.err")));
         } finally {
-            second.destroy();
-            assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            third.destroy();
+            assertThat(third.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
-        String log = Files.readString(dir.resolve("second.err"));
-        assertThat(log).contains("Resuming pipeline p from savepoint " + location);
-        assertThat(log).doesNotContain("starts without its checkpoint");
-        long n = 2L * ROWS_PER_FILE;
+        assertThat(Files.readString(dir.resolve("third.err")))
+                .contains("Resuming pipeline p from savepoint " + newest);
+        long n = 3L * ROWS_PER_FILE;
         assertThat(
                         WalQuery.run(
                                         state.resolve("p"),

@@ -97,8 +97,9 @@ class EmbeddedCheckpointsOnS3ITCase {
                 .isEmpty();
         try (S3Client client = TestS3.connection().open()) {
             assertThat(keys(client, bucket, prefix + "checkpoints/p.superseded-"))
-                    .as("the superseded checkpoints, moved aside on S3")
-                    .anyMatch(k -> k.endsWith("/_metadata"));
+                    .as("the superseded checkpoints, moved aside on S3, their metadata first")
+                    .anyMatch(k -> k.endsWith("/_metadata.superseded"))
+                    .noneMatch(k -> k.endsWith("/_metadata"));
         }
         assertThat(StateDirs.checkpoints(stateDir)).doesNotExist();
 

@@ -2,6 +2,8 @@ package io.skippr.sources;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -18,6 +20,14 @@ public final class SourceLag {
     private final MetricGroup group;
     private final LongSupplier clock;
     private final Map<String, Map<String, Long>> waiting = new HashMap<>();
+
+    /**
+     * The enumerator each registered pair of gauges reads, by the gauge's identifier: after a
+     * failover Flink makes a new enumerator in the same metric group, where registering the gauges
+     * again is refused (the first stay), so the gauges read whichever is current.
+     */
+    private static final Map<String, AtomicReference<SourceLag>> CURRENT =
+            new ConcurrentHashMap<>();
 
     public SourceLag(MetricGroup enumeratorGroup) {
         this(enumeratorGroup, System::currentTimeMillis);
@@ -60,8 +70,18 @@ public final class SourceLag {
                 stream,
                 s -> {
                     MetricGroup metrics = group.addGroup("stream", s);
-                    metrics.gauge("sourceLagMillis", () -> lagMillis(s));
-                    metrics.gauge("splitsBehind", () -> behind(s));
+                    String key = metrics.getMetricIdentifier("sourceLagMillis");
+                    AtomicReference<SourceLag> current =
+                            CURRENT.computeIfAbsent(
+                                    key,
+                                    k -> {
+                                        AtomicReference<SourceLag> shown = new AtomicReference<>();
+                                        metrics.gauge(
+                                                "sourceLagMillis", () -> shown.get().lagMillis(s));
+                                        metrics.gauge("splitsBehind", () -> shown.get().behind(s));
+                                        return shown;
+                                    });
+                    current.set(this);
                     return new HashMap<>();
                 });
     }

@@ -37,4 +37,42 @@ class SourceLagTest {
         assertThat(lag.lagMillis("orders")).isEqualTo(300);
         assertThat(lag.lagMillis("items")).as("a stream never seen").isZero();
     }
+
+    @Test
+    void theGaugesOfAGroupReadTheNewestEnumeratorAfterAFailover() {
+        java.util.Map<String, org.apache.flink.metrics.Gauge<?>> gauges = new java.util.HashMap<>();
+        org.apache.flink.metrics.MetricGroup group =
+                new org.apache.flink.metrics.groups.UnregisteredMetricsGroup() {
+                    @Override
+                    public org.apache.flink.metrics.MetricGroup addGroup(String key, String value) {
+                        return this;
+                    }
+
+                    @Override
+                    public org.apache.flink.metrics.MetricGroup addGroup(String name) {
+                        return this;
+                    }
+
+                    @Override
+                    public String getMetricIdentifier(String metricName) {
+                        return "test-" + System.identityHashCode(gauges) + "." + metricName;
+                    }
+
+                    @Override
+                    public <T, G extends org.apache.flink.metrics.Gauge<T>> G gauge(
+                            String name, G gauge) {
+                        gauges.putIfAbsent(name, gauge); // as Flink: a second one is refused
+                        return gauge;
+                    }
+                };
+        SourceLag first = new SourceLag(group, now::get);
+        first.found("orders", "a.csv");
+        now.addAndGet(1_000);
+        assertThat(gauges.get("splitsBehind").getValue()).isEqualTo(1);
+
+        SourceLag second = new SourceLag(group, now::get); // the enumerator after a failover
+        second.show("orders");
+        assertThat(gauges.get("splitsBehind").getValue()).isEqualTo(0);
+        assertThat(gauges.get("sourceLagMillis").getValue()).isEqualTo(0L);
+    }
 }
