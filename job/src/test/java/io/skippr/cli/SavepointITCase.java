@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,23 @@ class SavepointITCase {
     private static final int ROWS_PER_FILE = 200;
 
     @TempDir Path dir;
+
+    /** The skipprd processes this test started: none outlives it, whatever failed. */
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stopWhatIsLeft() throws InterruptedException {
+        for (Process process : started) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private Process start(Map<String, String> env, String name, String... args)
+            throws java.io.IOException {
+        Process process = SkipprdProcess.start(dir, name, env, List.of(), args);
+        started.add(process);
+        return process;
+    }
 
     @Test
     void aSyncStoppedWithASavepointCarriesOnFromItAndLoadsEachRowOnce() throws Exception {
@@ -58,8 +76,7 @@ class SavepointITCase {
                                 + " the positions its data sink committed\n");
 
         csv(in.resolve("a.csv"), 1);
-        Process first =
-                SkipprdProcess.start(dir, "first", env, List.of(), "sync", "--pipeline", "p");
+        Process first = start(env, "first", "sync", "--pipeline", "p");
         SkipprdProcess.await(
                 first,
                 Duration.ofSeconds(120),
@@ -85,9 +102,7 @@ class SavepointITCase {
 
         // a plain restart resumes from the savepoint: the stopped job dropped its checkpoints
         csv(in.resolve("b.csv"), ROWS_PER_FILE + 1);
-        Process second =
-                SkipprdProcess.start(
-                        dir, "second", env, List.of(), "sync", "--pipeline", "p", "--log");
+        Process second = start(env, "second", "sync", "--pipeline", "p", "--log");
         SkipprdProcess.await(
                 second,
                 Duration.ofSeconds(120),
@@ -106,17 +121,7 @@ class SavepointITCase {
         String newest = again.out().strip();
         csv(in.resolve("c.csv"), 2L * ROWS_PER_FILE + 1);
         Process third =
-                SkipprdProcess.start(
-                        dir,
-                        "third",
-                        env,
-                        List.of(),
-                        "sync",
-                        "--pipeline",
-                        "p",
-                        "--log",
-                        "--from-savepoint",
-                        newest);
+                start(env, "third", "sync", "--pipeline", "p", "--log", "--from-savepoint", newest);
         try {
             SkipprdProcess.await(
                     third,
