@@ -124,20 +124,27 @@ public final class Checkpoints {
         private long modified = Long.MIN_VALUE;
 
         void look(FileSystem fs, Path dir, int depth) throws IOException {
-            FileStatus[] children = fs.listStatus(dir);
+            FileStatus[] children;
+            try {
+                children = fs.listStatus(dir);
+            } catch (java.io.FileNotFoundException e) {
+                return; // removed while listed: a running job drops subsumed checkpoints
+            }
             for (FileStatus child : children == null ? new FileStatus[0] : children) {
                 if (!child.isDir()) {
                     continue;
                 }
                 Path path = child.getPath();
                 if (isRestorable(path)) {
-                    Path metadata = new Path(path, METADATA);
-                    if (fs.exists(metadata)) {
-                        long time = fs.getFileStatus(metadata).getModificationTime();
-                        if (folder == null || time > modified) {
-                            folder = path;
-                            modified = time;
-                        }
+                    long time;
+                    try {
+                        time = fs.getFileStatus(new Path(path, METADATA)).getModificationTime();
+                    } catch (java.io.FileNotFoundException e) {
+                        continue; // not complete, or dropped since it was listed
+                    }
+                    if (folder == null || time > modified) {
+                        folder = path;
+                        modified = time;
                     }
                 } else if (depth > 1) {
                     look(fs, path, depth - 1);
