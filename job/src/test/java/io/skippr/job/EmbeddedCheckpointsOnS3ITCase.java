@@ -152,7 +152,13 @@ class EmbeddedCheckpointsOnS3ITCase {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("not within 120 s");
             }
-            Thread.sleep(200);
+            try {
+                run.get(200, TimeUnit.MILLISECONDS); // returns at once if the run ends
+            } catch (java.util.concurrent.TimeoutException e) {
+                // still running: look again
+            } catch (java.util.concurrent.ExecutionException e) {
+                break; // failed: reported below
+            }
         }
         if (run.isDone()) {
             run.get(); // a run that ended by itself failed: its error is the test's

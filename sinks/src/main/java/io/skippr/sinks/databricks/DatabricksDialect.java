@@ -9,11 +9,9 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * Databricks SQL on Delta tables in Unity Catalog. Names are backticked ({@code `a``b`}); Unity
@@ -256,50 +254,7 @@ public final class DatabricksDialect implements SqlDialect {
             List<String> columns,
             List<String> orderBy,
             String cursor) {
-        String rank = quote("_skippr_rank_in_key");
-        String order =
-                orderBy.stream().map(o -> o + " DESC NULLS LAST").collect(Collectors.joining(", "));
-        List<String> all = new ArrayList<>(columns);
-        all.add(SqlNames.ID);
-        all.add(SqlNames.SYNCED_AT);
-        String match =
-                key.stream()
-                        .map(k -> "t." + quote(k) + " = s." + quote(k))
-                        .collect(Collectors.joining(" AND "));
-        String guard = cursor == null ? "" : " AND " + notOlder("s", cursor);
-        String deleted = "s." + quote(SqlNames.DELETED);
-        return "MERGE INTO "
-                + target
-                + " t USING (SELECT * FROM (SELECT l.*, ROW_NUMBER() OVER (PARTITION BY "
-                + key.stream().map(k -> "l." + quote(k)).collect(Collectors.joining(", "))
-                + " ORDER BY "
-                + order
-                + ") AS "
-                + rank
-                + " FROM ("
-                + staged
-                + ") l) r WHERE "
-                + rank
-                + " = 1) s ON "
-                + match
-                + " WHEN MATCHED AND "
-                + deleted
-                + guard
-                + " THEN DELETE WHEN MATCHED AND NOT "
-                + deleted
-                + guard
-                + " THEN UPDATE SET "
-                + all.stream()
-                        .filter(c -> !key.contains(c))
-                        .map(c -> quote(c) + " = s." + quote(c))
-                        .collect(Collectors.joining(", "))
-                + " WHEN NOT MATCHED AND NOT "
-                + deleted
-                + " THEN INSERT ("
-                + quoteAll(all)
-                + ") VALUES ("
-                + all.stream().map(c -> "s." + quote(c)).collect(Collectors.joining(", "))
-                + ")";
+        return mergeWinners(target, staged, key, columns, orderBy, cursor);
     }
 
     @Override

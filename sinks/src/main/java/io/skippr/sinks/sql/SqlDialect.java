@@ -203,6 +203,71 @@ public interface SqlDialect extends Serializable {
     }
 
     /**
+     * One {@code MERGE INTO} for dialects with SQL's MERGE (Databricks, BigQuery): the winning row
+     * of each key (the last by {@code orderBy}) deletes the key's row, updates it (unless older by
+     * the cursor) or is inserted. Applying the same winners twice leaves the same table, so a
+     * repeated commit converges.
+     */
+    default String mergeWinners(
+            String target,
+            String staged,
+            List<String> key,
+            List<String> columns,
+            List<String> orderBy,
+            String cursor) {
+        String rank = quote("_skippr_rank_in_key");
+        String order =
+                orderBy.stream()
+                        .map(o -> o + " DESC NULLS LAST")
+                        .collect(java.util.stream.Collectors.joining(", "));
+        List<String> all = new java.util.ArrayList<>(columns);
+        all.add(SqlNames.ID);
+        all.add(SqlNames.SYNCED_AT);
+        String match =
+                key.stream()
+                        .map(k -> "t." + quote(k) + " = s." + quote(k))
+                        .collect(java.util.stream.Collectors.joining(" AND "));
+        String guard = cursor == null ? "" : " AND " + notOlder("s", cursor);
+        String deleted = "s." + quote(SqlNames.DELETED);
+        return "MERGE INTO "
+                + target
+                + " t USING (SELECT * FROM (SELECT l.*, ROW_NUMBER() OVER (PARTITION BY "
+                + key.stream()
+                        .map(k -> "l." + quote(k))
+                        .collect(java.util.stream.Collectors.joining(", "))
+                + " ORDER BY "
+                + order
+                + ") AS "
+                + rank
+                + " FROM ("
+                + staged
+                + ") l) r WHERE "
+                + rank
+                + " = 1) s ON "
+                + match
+                + " WHEN MATCHED AND "
+                + deleted
+                + guard
+                + " THEN DELETE WHEN MATCHED AND NOT "
+                + deleted
+                + guard
+                + " THEN UPDATE SET "
+                + all.stream()
+                        .filter(c -> !key.contains(c))
+                        .map(c -> quote(c) + " = s." + quote(c))
+                        .collect(java.util.stream.Collectors.joining(", "))
+                + " WHEN NOT MATCHED AND NOT "
+                + deleted
+                + " THEN INSERT ("
+                + quoteAll(all)
+                + ") VALUES ("
+                + all.stream()
+                        .map(c -> "s." + quote(c))
+                        .collect(java.util.stream.Collectors.joining(", "))
+                + ")";
+    }
+
+    /**
      * One statement that applies {@code staged} to {@code target}: per key the last row (by {@code
      * orderBy}, descending) wins; a winning row with {@link SqlNames#DELETED} deletes the key, any
      * other is inserted or updates the row with that key.
