@@ -99,7 +99,9 @@ final class FileSplitReader implements SplitReader<FileRecord, FileSplit> {
                 break;
             }
             records = record.recordsRead();
-            offset = record.byteOffset();
+            if (current.format() != FileFormat.PARQUET) { // a Parquet row has no offset: 0
+                offset = record.byteOffset();
+            }
             batch.add(current.splitId(), record);
         }
         return batch.build();
