@@ -111,6 +111,7 @@ class MetricsPrometheusITCase {
                 .contains(
                         "flink_taskmanager_job_task_operator_skippr_pipeline_stream_stage_recordsDeadlettered{")
                 .contains("flink_taskmanager_job_task_operator_skippr_lastCommitTime{")
+                .contains("flink_taskmanager_job_task_operator_skippr_stream_bytesRead{")
                 .contains(
                         "flink_jobmanager_job_operator_coordinator_enumerator_skippr_stream_splitsBehind{")
                 .contains(
@@ -121,6 +122,9 @@ class MetricsPrometheusITCase {
         assertThat(sum(metrics, "recordsDeadlettered", "stage=\"transform\"")).isEqualTo(2);
         assertThat(sum(metrics, "recordsDeadlettered", "stage=\"load\"")).isZero();
         assertThat(sum(metrics, "commits", "")).isPositive();
+        // the source read the whole file, header and the two bad lines included
+        assertThat(sum(metrics, "bytesRead", "stream=\"orders\""))
+                .isEqualTo(Files.size(dir.resolve("in/a.csv")));
         // the file is read: nothing found waits to be read
         assertThat(sum(metrics, "sourceLagMillis", "stream=\"orders\"")).isZero();
         assertThat(max(metrics, "lastCommitTime"))

@@ -12,7 +12,7 @@ import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
 import org.apache.flink.util.SimpleUserCodeClassLoader;
 import org.apache.flink.util.UserCodeClassLoader;
 
@@ -25,6 +25,7 @@ public final class ReaderTask implements SourceReaderContext {
     private final int subtask;
     private final List<SourceEvent> toEnumerator = new ArrayList<>();
     private final CollectingOutput output = new CollectingOutput();
+    private final RecordedMetrics metrics = new RecordedMetrics();
 
     public ReaderTask(int subtask) {
         this.subtask = subtask;
@@ -65,9 +66,14 @@ public final class ReaderTask implements SourceReaderContext {
         }
     }
 
+    /** The counters the reader registered, by their path ({@code skippr.stream.s.bytesRead}). */
+    public RecordedMetrics metrics() {
+        return metrics;
+    }
+
     @Override
     public SourceReaderMetricGroup metricGroup() {
-        return UnregisteredMetricsGroup.createSourceReaderMetricGroup();
+        return InternalSourceReaderMetricGroup.mock(metrics);
     }
 
     @Override

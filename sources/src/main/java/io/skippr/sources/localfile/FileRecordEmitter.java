@@ -5,6 +5,7 @@ import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sources.StreamBytes;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.flink.api.connector.source.SourceOutput;
@@ -16,13 +17,19 @@ import org.apache.flink.connector.base.source.reader.RecordEmitter;
  */
 final class FileRecordEmitter implements RecordEmitter<FileRecord, SourceRecord, FileSplitState> {
     private final Set<Long> announced = new HashSet<>();
+    private final StreamBytes bytes;
     private StreamSchema last;
+
+    FileRecordEmitter(StreamBytes bytes) {
+        this.bytes = bytes;
+    }
 
     @Override
     public void emitRecord(
             FileRecord element, SourceOutput<SourceRecord> output, FileSplitState state) {
         if (element.record() instanceof Row && state.skips(element)) {
-            state.advance(element); // committed after a hole in the position: read past it
+            // committed after a hole in the position: read past it
+            bytes.read(element.record().stream(), state.advance(element));
             return;
         }
         if (element.record() instanceof Row row && element.schema() != last) {
@@ -37,7 +44,7 @@ final class FileRecordEmitter implements RecordEmitter<FileRecord, SourceRecord,
                 state.sent(position);
             }
         } else {
-            state.advance(element);
+            bytes.read(element.record().stream(), state.advance(element));
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.skippr.sources.localfile;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.sources.StreamBytes;
 import io.skippr.sources.UnacknowledgedReports;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +22,19 @@ final class FileSourceReader
     private final UnacknowledgedReports<FileSplit> reports =
             new UnacknowledgedReports<>(FileSplit::isReport, FileSplit::report);
 
+    private final StreamBytes bytes;
+
     FileSourceReader(SourceReaderContext context, boolean continuous) {
+        this(context, continuous, new StreamBytes(context.metricGroup()));
+    }
+
+    private FileSourceReader(SourceReaderContext context, boolean continuous, StreamBytes bytes) {
         super(
                 () -> new FileSplitReader(continuous),
-                new FileRecordEmitter(),
+                new FileRecordEmitter(bytes),
                 context.getConfiguration(),
                 context);
+        this.bytes = bytes;
     }
 
     @Override
@@ -60,6 +68,13 @@ final class FileSourceReader
     @Override
     protected void onSplitFinished(Map<String, FileSplitState> finishedSplitIds) {
         for (FileSplitState state : finishedSplitIds.values()) {
+            System.err.println(
+                    "DBG " + state.isParquet() + " " + state.sent() + " " + state.stream());
+            if (state.isParquet()
+                    && state.sent() != null
+                    && state.stream() != null) { // read whole, counted at its end
+                bytes.read(state.stream(), FileEntry.parse(state.sent()).offset());
+            }
             if (state.sent() != null) { // after its rows: the file's new tail is read next
                 reports.send(state.toSplit().finished(state.sent()), context);
             }

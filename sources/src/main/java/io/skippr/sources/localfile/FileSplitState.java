@@ -35,10 +35,27 @@ final class FileSplitState {
         return split.path();
     }
 
-    void advance(FileRecord record) {
+    /**
+     * Moves past {@code record}.
+     *
+     * @return the bytes of the file it took up (CSV and JSONL; 0 for Parquet, whose records carry
+     *     no offset)
+     */
+    long advance(FileRecord record) {
+        long bytes = record.byteOffset() > byteOffset ? record.byteOffset() - byteOffset : 0;
         schema = record.schema();
         recordsRead = record.recordsRead();
         byteOffset = record.byteOffset();
+        return bytes;
+    }
+
+    /** The stream the split's rows belong to; null before its schema is known. */
+    String stream() {
+        return schema == null ? null : schema.stream();
+    }
+
+    boolean isParquet() {
+        return split.format() == FileFormat.PARQUET;
     }
 
     FileSplit toSplit() {

@@ -98,7 +98,9 @@ class CommittedFilePositionsTest {
         assertThat(restored.skip()).containsExactly(20L, 30L);
 
         FileSplitState state = new FileSplitState(restored);
-        FileRecordEmitter emitter = new FileRecordEmitter();
+        FileRecordEmitter emitter =
+                new FileRecordEmitter(
+                        new io.skippr.sources.StreamBytes(new io.skippr.sources.RecordedMetrics()));
         io.skippr.sources.CollectingOutput out = new io.skippr.sources.CollectingOutput();
         for (FileRecord record : TestFiles.readAll(restored)) {
             emitter.emitRecord(record, out, state);
