@@ -68,8 +68,6 @@ final class FileSourceReader
     @Override
     protected void onSplitFinished(Map<String, FileSplitState> finishedSplitIds) {
         for (FileSplitState state : finishedSplitIds.values()) {
-            System.err.println(
-                    "DBG " + state.isParquet() + " " + state.sent() + " " + state.stream());
             if (state.isParquet()
                     && state.sent() != null
                     && state.stream() != null) { // read whole, counted at its end
