@@ -11,14 +11,13 @@ import com.google.cloud.bigquery.QueryJobConfiguration;
 import com.google.cloud.bigquery.QueryParameterValue;
 import com.google.cloud.bigquery.TableId;
 import com.google.cloud.bigquery.TableResult;
+import io.skippr.sinks.sql.JdbcOverHttp;
 import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
@@ -64,28 +63,19 @@ final class QueryConnection {
         return proxy(Connection.class, new Session(connect, connect.rest()));
     }
 
-    @SuppressWarnings("unchecked")
+    private static final JdbcOverHttp JDBC =
+            new JdbcOverHttp("BigQuery query jobs", "BigQuery query connection");
+
     private static <T> T proxy(Class<T> type, InvocationHandler handler) {
-        return (T)
-                Proxy.newProxyInstance(
-                        QueryConnection.class.getClassLoader(), new Class<?>[] {type}, handler);
+        return JDBC.proxy(type, handler);
     }
 
     private static SQLException unsupported(Method m) {
-        return new SQLFeatureNotSupportedException(
-                m.getDeclaringClass().getSimpleName()
-                        + "."
-                        + m.getName()
-                        + " is not implemented over BigQuery query jobs");
+        return JDBC.unsupported(m);
     }
 
     private static Object common(Object self, Method m, Object[] args) throws SQLException {
-        return switch (m.getName()) {
-            case "hashCode" -> System.identityHashCode(self);
-            case "equals" -> self == args[0];
-            case "toString" -> "BigQuery query connection";
-            default -> throw unsupported(m);
-        };
+        return JDBC.common(self, m, args);
     }
 
     /** A BigQuery failure as a SQLException: its reason and message, state 28000 for auth. */
@@ -335,7 +325,7 @@ final class QueryConnection {
                     first.regionMatches(true, 0, "SELECT", 0, 6)
                             || first.regionMatches(true, 0, "WITH", 0, 4);
             if (query && result.getSchema() != null) {
-                results = proxy(ResultSet.class, new Rows(result));
+                results = rows(result);
             } else {
                 results = null;
             }
@@ -343,111 +333,27 @@ final class QueryConnection {
 
         /** {@code ?} markers outside quotes as {@code @p1}, {@code @p2} … */
         static String named(String sql) {
-            StringBuilder out = new StringBuilder();
-            int n = 0;
-            char quote = 0;
-            for (int i = 0; i < sql.length(); i++) {
-                char ch = sql.charAt(i);
-                if (quote != 0) {
-                    out.append(ch);
-                    if (ch == '\\' && i + 1 < sql.length()) {
-                        out.append(sql.charAt(++i));
-                    } else if (ch == quote) {
-                        quote = 0;
-                    }
-                } else if (ch == '\'' || ch == '"' || ch == '`') {
-                    quote = ch;
-                    out.append(ch);
-                } else if (ch == '?') {
-                    out.append("@p").append(++n);
-                } else {
-                    out.append(ch);
-                }
-            }
-            return out.toString();
+            return JdbcOverHttp.named(sql, "@p", true);
         }
     }
 
-    /** A result's rows, read forward once; values as text. */
-    private static final class Rows implements InvocationHandler {
-        final List<String> names = new ArrayList<>();
-        final List<String> types = new ArrayList<>();
-        final List<List<String>> rows = new ArrayList<>();
-        int row = -1;
-        boolean wasNull;
-
-        Rows(TableResult result) {
-            for (Field f : result.getSchema().getFields()) {
-                names.add(f.getName());
-                types.add(f.getType().name());
-            }
-            for (FieldValueList values : result.iterateAll()) {
-                List<String> r = new ArrayList<>(names.size());
-                for (int i = 0; i < names.size(); i++) {
-                    FieldValue v = values.get(i);
-                    r.add(v.isNull() ? null : v.getStringValue());
-                }
-                rows.add(r);
-            }
+    /** A result's values as text, read forward once. */
+    private static ResultSet rows(TableResult result) {
+        List<String> names = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        List<List<String>> rows = new ArrayList<>();
+        for (Field f : result.getSchema().getFields()) {
+            names.add(f.getName());
+            types.add(f.getType().name());
         }
-
-        @Override
-        public Object invoke(Object self, Method m, Object[] args) throws SQLException {
-            switch (m.getName()) {
-                case "next":
-                    row++;
-                    return row < rows.size();
-                case "close":
-                    return null;
-                case "wasNull":
-                    return wasNull;
-                case "getMetaData":
-                    return proxy(ResultSetMetaData.class, this::meta);
-                case "getString", "getObject":
-                    return text(args[0]);
-                case "getLong":
-                    {
-                        String v = text(args[0]);
-                        return v == null ? 0L : new java.math.BigDecimal(v).longValueExact();
-                    }
-                case "getInt":
-                    {
-                        String v = text(args[0]);
-                        return v == null ? 0 : new java.math.BigDecimal(v).intValueExact();
-                    }
-                case "getBoolean":
-                    {
-                        String v = text(args[0]);
-                        return v != null && (v.equalsIgnoreCase("true") || v.equals("1"));
-                    }
-                default:
-                    return common(self, m, args);
+        for (FieldValueList values : result.iterateAll()) {
+            List<String> r = new ArrayList<>(names.size());
+            for (int i = 0; i < names.size(); i++) {
+                FieldValue v = values.get(i);
+                r.add(v.isNull() ? null : v.getStringValue());
             }
+            rows.add(r);
         }
-
-        private String text(Object column) throws SQLException {
-            int index =
-                    column instanceof Integer i
-                            ? i - 1
-                            : names.stream()
-                                    .map(n -> n.equalsIgnoreCase((String) column))
-                                    .toList()
-                                    .indexOf(true);
-            if (row < 0 || row >= rows.size() || index < 0 || index >= names.size()) {
-                throw new SQLException("no value at row " + row + ", column " + column);
-            }
-            String v = rows.get(row).get(index);
-            wasNull = v == null;
-            return v;
-        }
-
-        private Object meta(Object self, Method m, Object[] args) throws SQLException {
-            return switch (m.getName()) {
-                case "getColumnCount" -> names.size();
-                case "getColumnLabel", "getColumnName" -> names.get((Integer) args[0] - 1);
-                case "getColumnTypeName" -> types.get((Integer) args[0] - 1);
-                default -> common(self, m, args);
-            };
-        }
+        return JDBC.rows(names, types, rows);
     }
 }

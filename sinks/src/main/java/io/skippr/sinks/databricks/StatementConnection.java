@@ -1,12 +1,11 @@
 package io.skippr.sinks.databricks;
 
+import io.skippr.sinks.sql.JdbcOverHttp;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
@@ -32,29 +31,15 @@ final class StatementConnection {
         return proxy(Connection.class, new Session(workspace, catalog));
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> T proxy(Class<T> type, InvocationHandler handler) {
-        return (T)
-                Proxy.newProxyInstance(
-                        StatementConnection.class.getClassLoader(), new Class<?>[] {type}, handler);
-    }
+    private static final JdbcOverHttp JDBC =
+            new JdbcOverHttp("the Statement Execution API", "Databricks statement connection");
 
-    private static SQLException unsupported(Method m) {
-        return new SQLFeatureNotSupportedException(
-                m.getDeclaringClass().getSimpleName()
-                        + "."
-                        + m.getName()
-                        + " is not implemented over the Statement Execution API");
+    private static <T> T proxy(Class<T> type, InvocationHandler handler) {
+        return JDBC.proxy(type, handler);
     }
 
     private static Object common(Object self, Method m, Object[] args) throws SQLException {
-        return switch (m.getName()) {
-            case "hashCode" -> System.identityHashCode(self);
-            case "equals" -> self == args[0];
-            case "toString" -> "Databricks statement connection";
-            case "unwrap", "isWrapperFor" -> throw unsupported(m);
-            default -> throw unsupported(m);
-        };
+        return JDBC.common(self, m, args);
     }
 
     /** The connection: statements run in {@code catalog}. */
@@ -210,114 +195,14 @@ final class StatementConnection {
                 results = null;
                 updates = 0;
             } else {
-                results = proxy(ResultSet.class, new Rows(result));
+                results = JDBC.rows(result.names(), result.types(), result.rows());
                 updates = -1;
             }
         }
 
         /** {@code ?} markers outside quotes as {@code :p1}, {@code :p2} … */
         static String named(String sql) {
-            StringBuilder out = new StringBuilder();
-            int n = 0;
-            char quote = 0;
-            for (int i = 0; i < sql.length(); i++) {
-                char ch = sql.charAt(i);
-                if (quote != 0) {
-                    out.append(ch);
-                    if (ch == '\\' && quote != '`' && i + 1 < sql.length()) {
-                        out.append(sql.charAt(++i));
-                    } else if (ch == quote) {
-                        quote = 0;
-                    }
-                } else if (ch == '\'' || ch == '"' || ch == '`') {
-                    quote = ch;
-                    out.append(ch);
-                } else if (ch == '?') {
-                    out.append(":p").append(++n);
-                } else {
-                    out.append(ch);
-                }
-            }
-            return out.toString();
-        }
-    }
-
-    /** A result's rows, read forward once; values as the API gives them (text). */
-    private static final class Rows implements InvocationHandler {
-        final DatabricksWorkspace.Result result;
-        int row = -1;
-        boolean wasNull;
-
-        Rows(DatabricksWorkspace.Result result) {
-            this.result = result;
-        }
-
-        @Override
-        public Object invoke(Object self, Method m, Object[] args) throws SQLException {
-            switch (m.getName()) {
-                case "next":
-                    row++;
-                    return row < result.rows().size();
-                case "close":
-                    return null;
-                case "wasNull":
-                    return wasNull;
-                case "getMetaData":
-                    return proxy(ResultSetMetaData.class, this::meta);
-                case "getString", "getObject":
-                    return text(args[0]);
-                case "getLong":
-                    {
-                        String v = text(args[0]);
-                        return v == null ? 0L : new java.math.BigDecimal(v).longValueExact();
-                    }
-                case "getInt":
-                    {
-                        String v = text(args[0]);
-                        return v == null ? 0 : new java.math.BigDecimal(v).intValueExact();
-                    }
-                case "getBoolean":
-                    {
-                        String v = text(args[0]);
-                        return v != null && (v.equalsIgnoreCase("true") || v.equals("1"));
-                    }
-                default:
-                    return common(self, m, args);
-            }
-        }
-
-        private String text(Object column) throws SQLException {
-            int index;
-            if (column instanceof Integer i) {
-                index = i - 1;
-            } else {
-                index = result.names().indexOf(column);
-                if (index < 0) {
-                    for (int i = 0; i < result.names().size(); i++) {
-                        if (result.names().get(i).equalsIgnoreCase((String) column)) {
-                            index = i;
-                        }
-                    }
-                }
-            }
-            if (row < 0
-                    || row >= result.rows().size()
-                    || index < 0
-                    || index >= result.names().size()) {
-                throw new SQLException("no value at row " + row + ", column " + column);
-            }
-            String v = result.rows().get(row).get(index);
-            wasNull = v == null;
-            return v;
-        }
-
-        private Object meta(Object self, Method m, Object[] args) throws SQLException {
-            return switch (m.getName()) {
-                case "getColumnCount" -> result.names().size();
-                case "getColumnLabel", "getColumnName" -> result.names().get((Integer) args[0] - 1);
-                case "getColumnTypeName" -> result.types().get((Integer) args[0] - 1);
-                default -> common(self, m, args);
-            };
+            return JdbcOverHttp.named(sql, ":p", false);
         }
     }
 }
