@@ -8,6 +8,7 @@ import io.skippr.core.record.StreamSchema;
 import io.skippr.core.serde.SerializerTypeInfo;
 import io.skippr.core.spi.FailPoint;
 import io.skippr.core.spi.SinkContext;
+import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.job.deadletters.DeadletterReplay;
@@ -61,11 +62,27 @@ public final class PipelineGraph {
     /**
      * The positions the pipeline's data sink (or WAL store) has committed, per stream: where the
      * next bounded run starts, and, as {@link DeadletterReplay#STREAM}'s, the deadletters replayed.
+     * Read without preparing the sink ({@link SinkFactory#committedPositions}): a destination that
+     * holds no commit yet is left as it is, with no schema or marker table created.
      */
     public static Map<String, String> committedPositions(
             ConfiguredPipeline pipeline, Map<String, String> env, Path stateDir) {
-        Request request = new Request(pipeline, false, env, stateDir);
-        return dataSink(request, pipeline.resolve(env)).committedPositions();
+        ResolvedPipeline run = pipeline.resolve(env);
+        if (run.dataSink() == null) {
+            return new WalStore(stateDir).committedPositions(pipeline.name());
+        }
+        ResolvedSettings sink = run.dataSink();
+        return Connectors.sink(sink.entry().kind().name())
+                .committedPositions(
+                        new SinkContext(
+                                pipeline.name(),
+                                sink.entry().name(),
+                                sink,
+                                false,
+                                stateDir,
+                                run.definition().writeMode(),
+                                FailPoint.NONE,
+                                run.schemaSink()));
     }
 
     /** The uid of a pipeline's operator in a role: {@code orders/source}. */

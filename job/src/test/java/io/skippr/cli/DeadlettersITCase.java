@@ -124,6 +124,31 @@ class DeadlettersITCase {
                                 + "        orders at orders|id=1008|id=1008\n"
                                 + "        and 2 more\n");
 
+        // list only reads: a data sink whose schema does not exist yet is left without one
+        String absent = out.schema + "_absent";
+        Path elsewhere = dir.resolve("elsewhere.yml");
+        Files.writeString(
+                elsewhere,
+                Files.readString(config)
+                        .replace(TestPostgres.sinkYaml(out.schema), TestPostgres.sinkYaml(absent)));
+        CliRun readOnly =
+                cli(
+                        "deadletters",
+                        "list",
+                        "--config",
+                        elsewhere.toString(),
+                        "--pipeline",
+                        "orders");
+        assertThat(readOnly.exitCode()).as(readOnly.all()).isZero();
+        assertThat(readOnly.out()).isEqualTo(list.out());
+        assertThat(
+                        out.one(
+                                "SELECT count(*) FROM information_schema.schemata WHERE schema_name"
+                                        + " = '"
+                                        + absent
+                                        + "'"))
+                .containsExactly("0");
+
         // replayed before the cause is fixed: each fails again, as a new deadletter marked as such
         CliRun early =
                 cli("deadletters", "replay", "--config", config.toString(), "--pipeline", "orders");

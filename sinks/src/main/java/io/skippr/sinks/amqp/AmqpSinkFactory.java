@@ -28,6 +28,12 @@ public final class AmqpSinkFactory implements SinkFactory {
         return "AMQP";
     }
 
+    /** None: it commits no positions (at-least-once), so a bounded run reads from the start. */
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return Map.of();
+    }
+
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("AMQP");

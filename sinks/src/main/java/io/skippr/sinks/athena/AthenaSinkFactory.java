@@ -11,6 +11,7 @@ import io.skippr.sinks.files.TableCatalog;
 import io.skippr.sinks.glue.GlueSchemaSink;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.s3.S3FileStore;
+import java.util.Map;
 
 /**
  * The Athena data sink: exactly-once Parquet files in S3 in daily Hive-style {@code dt=}
@@ -27,13 +28,19 @@ public final class AthenaSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("Athena");
-        ResolvedSettings settings = context.settings();
-        return sink(
-                context,
-                new S3FileStore(
-                        connection(settings),
-                        settings.requireString("s3_bucket"),
-                        settings.string("s3_prefix").orElse("")));
+        return sink(context, store(context.settings()));
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return FileSinks.committedPositions(store(context.settings()), context.pipeline());
+    }
+
+    private static S3FileStore store(ResolvedSettings settings) {
+        return new S3FileStore(
+                connection(settings),
+                settings.requireString("s3_bucket"),
+                settings.string("s3_prefix").orElse(""));
     }
 
     /** The sink writing into {@code store}, the S3 bucket and prefix of the entry. */

@@ -5,6 +5,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.iceberg.IcebergSinkSettings;
 import io.skippr.sinks.iceberg.IcebergSinks;
+import java.util.Map;
 
 /**
  * The Athena Iceberg data sink: exactly-once Iceberg tables on S3 in the Glue database {@code
@@ -26,20 +27,27 @@ public final class AthenaIcebergSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend(KIND);
+        return IcebergSinks.sink(IcebergSinks.prepare(settings(context)), context.failPoint());
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return IcebergSinks.committedPositions(settings(context));
+    }
+
+    private static IcebergSinkSettings settings(SinkContext context) {
         String at = "data_sinks." + context.entry() + "." + KIND;
-        IcebergSinkSettings settings =
-                new IcebergSinkSettings(
-                        AthenaIcebergCatalog.of(at, context.settings()),
-                        context.settings()
-                                .requireString("glue_database_name")
-                                .toLowerCase(java.util.Locale.ROOT),
-                        context.pipeline(),
-                        context.entry(),
-                        0,
-                        context.bounded(),
-                        TARGET_FILE_BYTES,
-                        false,
-                        context.deadletterRun());
-        return IcebergSinks.sink(IcebergSinks.prepare(settings), context.failPoint());
+        return new IcebergSinkSettings(
+                AthenaIcebergCatalog.of(at, context.settings()),
+                context.settings()
+                        .requireString("glue_database_name")
+                        .toLowerCase(java.util.Locale.ROOT),
+                context.pipeline(),
+                context.entry(),
+                0,
+                context.bounded(),
+                TARGET_FILE_BYTES,
+                false,
+                context.deadletterRun());
     }
 }

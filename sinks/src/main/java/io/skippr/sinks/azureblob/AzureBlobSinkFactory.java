@@ -7,6 +7,7 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.files.FileSinks;
+import java.util.Map;
 
 /** The AzureBlob data sink: exactly-once files in an Azure Blob Storage container. */
 public final class AzureBlobSinkFactory implements SinkFactory {
@@ -18,6 +19,15 @@ public final class AzureBlobSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("AzureBlob");
+        return FileSinks.sink(context, store(context));
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return FileSinks.committedPositions(store(context), context.pipeline());
+    }
+
+    private static AzureBlobFileStore store(SinkContext context) {
         ResolvedSettings settings = context.settings();
         Secret key =
                 settings.secret("account_key")
@@ -30,13 +40,11 @@ public final class AzureBlobSinkFactory implements SinkFactory {
                                                         + ".account_key: not set; Skippr does not"
                                                         + " use the Azure credential chain yet, so"
                                                         + " give the storage account's key"));
-        AzureBlobFileStore store =
-                new AzureBlobFileStore(
-                        settings.requireString("account_name"),
-                        key,
-                        settings.requireString("container"),
-                        settings.string("prefix").orElse(null),
-                        settings.string("endpoint").orElse(null));
-        return FileSinks.sink(context, store);
+        return new AzureBlobFileStore(
+                settings.requireString("account_name"),
+                key,
+                settings.requireString("container"),
+                settings.string("prefix").orElse(null),
+                settings.string("endpoint").orElse(null));
     }
 }

@@ -7,6 +7,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
+import java.util.Map;
 
 /**
  * The {@code BigQuery} data sink: tables in one dataset, rows staged per checkpoint through the
@@ -21,6 +22,26 @@ public final class BigQuerySinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database(context),
+                        context.pipeline(),
+                        context.entry(),
+                        context.settings().requireString("dataset"),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new BigQueryRowCheck(),
+                context);
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return SqlSinks.committedPositions(
+                database(context), context, context.settings().requireString("dataset"));
+    }
+
+    private static BigQueryDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         String dataset = s.requireString("dataset");
         BigQueryConnect connect;
@@ -37,16 +58,6 @@ public final class BigQuerySinkFactory implements SinkFactory {
             throw ConfigException.of(
                     "skippr.yml", "data_sinks." + context.entry() + ".BigQuery: " + e.getMessage());
         }
-        return SqlSinks.sink(
-                SqlSinks.prepare(
-                        new BigQueryDatabase(connect),
-                        context.pipeline(),
-                        context.entry(),
-                        dataset,
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
-                new BigQueryRowCheck(),
-                context);
+        return new BigQueryDatabase(connect);
     }
 }

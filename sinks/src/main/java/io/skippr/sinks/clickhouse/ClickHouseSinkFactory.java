@@ -25,6 +25,12 @@ public final class ClickHouseSinkFactory implements SinkFactory {
         return "ClickHouse";
     }
 
+    /** None: it commits no positions (at-least-once), so a bounded run reads from the start. */
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return Map.of();
+    }
+
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("ClickHouse");

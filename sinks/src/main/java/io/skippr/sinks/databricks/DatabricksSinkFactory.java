@@ -7,6 +7,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
+import java.util.Map;
 
 /**
  * The {@code Databricks} data sink: Delta tables in Unity Catalog through a SQL warehouse, with
@@ -21,6 +22,30 @@ public final class DatabricksSinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database(context),
+                        context.pipeline(),
+                        context.entry(),
+                        s.string("schema").orElse("default").toLowerCase(java.util.Locale.ROOT),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new DatabricksRowCheck(),
+                context);
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.committedPositions(
+                database(context),
+                context,
+                s.string("schema").orElse("default").toLowerCase(java.util.Locale.ROOT));
+    }
+
+    private static DatabricksDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         DatabricksWorkspace workspace;
         try {
@@ -42,16 +67,6 @@ public final class DatabricksSinkFactory implements SinkFactory {
         DatabricksDatabase database =
                 new DatabricksDatabase(
                         workspace, catalog, new VolumeStage(workspace, catalog, schema, volume));
-        return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database,
-                        context.pipeline(),
-                        context.entry(),
-                        schema,
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
-                new DatabricksRowCheck(),
-                context);
+        return database;
     }
 }

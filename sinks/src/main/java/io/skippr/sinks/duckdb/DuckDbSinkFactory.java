@@ -6,7 +6,9 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The {@code DuckDB} data sink: exactly-once into a DuckDB database file, through appender-loaded
@@ -27,6 +29,18 @@ public final class DuckDbSinkFactory implements SinkFactory {
                 DuckDbDatabase.file(Path.of(s.requireString("path"))),
                 context,
                 s.string("schema").orElse("main"));
+    }
+
+    /** Nothing when the database file does not exist yet: opening it would create it. */
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        Path file = Path.of(s.requireString("path"));
+        if (!Files.exists(file)) {
+            return Map.of();
+        }
+        return SqlSinks.committedPositions(
+                DuckDbDatabase.file(file), context, s.string("schema").orElse("main"));
     }
 
     /** A DuckDB-family sink into {@code database}: shared by DuckDB and MotherDuck. */

@@ -144,6 +144,22 @@ public final class FileSinks {
     }
 
     /**
+     * Per stream, where the next bounded run of {@code pipeline} into {@code store} starts, read
+     * from its commit log without {@link #prepare}: nothing is deleted or created.
+     */
+    public static Map<String, String> committedPositions(FileStore store, String pipeline) {
+        try {
+            return new CommitLog(store, pipeline).positions();
+        } finally {
+            try {
+                store.close();
+            } catch (IOException e) {
+                // nothing was written; the client is opened again by whoever uses the store next
+            }
+        }
+    }
+
+    /**
      * The sink of a file-family kind (LocalFile, S3, AzureBlob, GCS, SFTP) writing into {@code
      * store}, in the format, compression and rolling its entry declares.
      */

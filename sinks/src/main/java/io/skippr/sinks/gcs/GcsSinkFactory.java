@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.files.FileSinks;
+import java.util.Map;
 
 /**
  * The GCS data sink: exactly-once files in a Google Cloud Storage bucket, with a service account
@@ -21,8 +22,12 @@ public final class GcsSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("GCS");
-        ResolvedSettings settings = context.settings();
-        return FileSinks.sink(context, store(context, settings));
+        return FileSinks.sink(context, store(context, context.settings()));
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return FileSinks.committedPositions(store(context, context.settings()), context.pipeline());
     }
 
     private static GcsFileStore store(SinkContext context, ResolvedSettings settings) {

@@ -94,6 +94,10 @@ public final class IcebergSinks {
                 settings,
                 catalog -> {
                     Map<String, String> positions = new HashMap<>();
+                    if (catalog instanceof org.apache.iceberg.catalog.SupportsNamespaces spaces
+                            && !spaces.namespaceExists(settings.icebergNamespace())) {
+                        return positions; // nothing committed yet; never created here
+                    }
                     CommitHistory history = new CommitHistory(settings);
                     for (TableIdentifier id : catalog.listTables(settings.icebergNamespace())) {
                         Table table = catalog.loadTable(id);

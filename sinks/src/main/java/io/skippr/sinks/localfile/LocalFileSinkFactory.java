@@ -1,12 +1,12 @@
 package io.skippr.sinks.localfile;
 
-import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.files.FileSinks;
 import io.skippr.sinks.files.LocalFileStore;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** The LocalFile data sink: exactly-once files in a local folder. */
 public final class LocalFileSinkFactory implements SinkFactory {
@@ -18,8 +18,16 @@ public final class LocalFileSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("LocalFile");
-        ResolvedSettings settings = context.settings();
-        Path root = Path.of(settings.requireString("path")).toAbsolutePath();
-        return FileSinks.sink(context, new LocalFileStore(root));
+        return FileSinks.sink(context, store(context));
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return FileSinks.committedPositions(store(context), context.pipeline());
+    }
+
+    private static LocalFileStore store(SinkContext context) {
+        return new LocalFileStore(
+                Path.of(context.settings().requireString("path")).toAbsolutePath());
     }
 }

@@ -4,7 +4,10 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.duckdb.DuckDbDatabase;
 import io.skippr.sinks.duckdb.DuckDbSinkFactory;
+import io.skippr.sinks.sql.SqlSinks;
+import java.util.Map;
 
 /**
  * The {@code MotherDuck} data sink: the DuckDB sink over {@code md:<database>} (see {@code
@@ -19,9 +22,20 @@ public final class MotherDuckSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         ResolvedSettings s = context.settings();
-        return DuckDbSinkFactory.sink(
-                MotherDuckDatabases.of(s.requireString("database"), s.secret("token").orElse(null)),
-                context,
-                s.string("schema").orElse("main"));
+        return DuckDbSinkFactory.sink(database(s), context, schema(s));
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.committedPositions(database(s), context, schema(s));
+    }
+
+    private static DuckDbDatabase database(ResolvedSettings s) {
+        return MotherDuckDatabases.of(s.requireString("database"), s.secret("token").orElse(null));
+    }
+
+    private static String schema(ResolvedSettings s) {
+        return s.string("schema").orElse("main");
     }
 }

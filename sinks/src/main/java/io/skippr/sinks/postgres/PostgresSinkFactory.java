@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
+import java.util.Map;
 
 /**
  * The {@code Postgres} data sink: exactly-once into a PostgreSQL schema, through binary COPY into
@@ -21,25 +22,37 @@ public final class PostgresSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         ResolvedSettings s = context.settings();
-        PostgresDatabase database =
-                new PostgresDatabase(
-                        s.requireString("host"),
-                        s.integer("port").orElse(5432L).intValue(),
-                        s.requireString("database"),
-                        s.requireString("user"),
-                        s.secret("password").orElse(null),
-                        s.string("sslmode").orElse(null),
-                        s.string("sslrootcert").orElse(null));
         return SqlSinks.sink(
                 SqlSinks.prepare(
-                        database,
+                        database(s),
                         context.pipeline(),
                         context.entry(),
-                        s.string("schema").orElse("public"),
+                        schema(s),
                         context.bounded(),
                         WriteMode.of(context.writeMode()),
                         context.deadletterRun()),
                 new PostgresRowCheck(),
                 context);
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return SqlSinks.committedPositions(
+                database(context.settings()), context, schema(context.settings()));
+    }
+
+    private static String schema(ResolvedSettings s) {
+        return s.string("schema").orElse("public");
+    }
+
+    private static PostgresDatabase database(ResolvedSettings s) {
+        return new PostgresDatabase(
+                s.requireString("host"),
+                s.integer("port").orElse(5432L).intValue(),
+                s.requireString("database"),
+                s.requireString("user"),
+                s.secret("password").orElse(null),
+                s.string("sslmode").orElse(null),
+                s.string("sslrootcert").orElse(null));
     }
 }

@@ -9,6 +9,7 @@ import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sinks.staged.S3Stage;
+import java.util.Map;
 
 /**
  * The {@code Redshift} data sink: exactly-once into a Redshift schema, through gzipped CSV staged
@@ -23,6 +24,28 @@ public final class RedshiftSinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database(context),
+                        context.pipeline(),
+                        context.entry(),
+                        s.string("schema").orElse("public"),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new RedshiftRowCheck(),
+                context);
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.committedPositions(
+                database(context), context, s.string("schema").orElse("public"));
+    }
+
+    private static RedshiftDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         S3Connection s3;
         try {
@@ -48,16 +71,6 @@ public final class RedshiftSinkFactory implements SinkFactory {
                         new RedshiftCopy(
                                 s.string("iam_role").orElse(null),
                                 s.string("region").orElse(null)));
-        return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database,
-                        context.pipeline(),
-                        context.entry(),
-                        s.string("schema").orElse("public"),
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
-                new RedshiftRowCheck(),
-                context);
+        return database;
     }
 }

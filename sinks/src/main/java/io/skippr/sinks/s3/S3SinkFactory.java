@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.files.FileSinks;
+import java.util.Map;
 
 /**
  * The S3 data sink: exactly-once files in an S3 bucket or an S3-compatible store, with credentials
@@ -20,13 +21,20 @@ public final class S3SinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("S3");
+        return FileSinks.sink(context, store(context));
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return FileSinks.committedPositions(store(context), context.pipeline());
+    }
+
+    private static S3FileStore store(SinkContext context) {
         ResolvedSettings settings = context.settings();
-        S3FileStore store =
-                new S3FileStore(
-                        connection(context, settings),
-                        settings.requireString("s3_bucket"),
-                        settings.string("s3_prefix").orElse(""));
-        return FileSinks.sink(context, store);
+        return new S3FileStore(
+                connection(context, settings),
+                settings.requireString("s3_bucket"),
+                settings.string("s3_prefix").orElse(""));
     }
 
     private static S3Connection connection(SinkContext context, ResolvedSettings settings) {

@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.files.FileSinks;
+import java.util.Map;
 
 /**
  * The SFTP data sink: exactly-once files in a folder on an SFTP server, logging in with a password
@@ -20,6 +21,15 @@ public final class SftpSinkFactory implements SinkFactory {
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("SFTP");
+        return FileSinks.sink(context, store(context));
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return FileSinks.committedPositions(store(context), context.pipeline());
+    }
+
+    private static SftpFileStore store(SinkContext context) {
         ResolvedSettings settings = context.settings();
         SftpFileStore.Settings sftp;
         try {
@@ -37,6 +47,6 @@ public final class SftpSinkFactory implements SinkFactory {
             throw ConfigException.of(
                     "skippr.yml", "data_sinks." + context.entry() + ".SFTP: " + e.getMessage());
         }
-        return FileSinks.sink(context, new SftpFileStore(sftp));
+        return new SftpFileStore(sftp);
     }
 }

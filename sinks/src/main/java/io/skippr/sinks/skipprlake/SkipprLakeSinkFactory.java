@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.iceberg.IcebergSinkSettings;
 import io.skippr.sinks.iceberg.IcebergSinks;
+import java.util.Map;
 
 /**
  * The SkipprLake data sink: exactly-once Iceberg tables under a warehouse path, in an embedded or
@@ -31,6 +32,12 @@ public final class SkipprLakeSinkFactory implements SinkFactory {
                                         context.bounded())
                                 .deadletters(context.deadletterRun()));
         return IcebergSinks.sink(settings, context.failPoint());
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return IcebergSinks.committedPositions(
+                settings(context.pipeline(), context.entry(), context.settings(), true));
     }
 
     /** The sink settings of a SkipprLake entry (run number still to be prepared). */

@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
+import java.util.Map;
 
 /**
  * The {@code Snowflake} data sink: exactly-once into a Snowflake schema, through Parquet PUT to a
@@ -20,6 +21,28 @@ public final class SnowflakeSinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database(context),
+                        context.pipeline(),
+                        context.entry(),
+                        s.string("schema").orElse("PUBLIC"),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new SnowflakeRowCheck(),
+                context);
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.committedPositions(
+                database(context), context, s.string("schema").orElse("PUBLIC"));
+    }
+
+    private static SnowflakeDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         String schema = s.string("schema").orElse("PUBLIC");
         SnowflakeLogin login =
@@ -40,16 +63,6 @@ public final class SnowflakeSinkFactory implements SinkFactory {
                                 login,
                                 schema,
                                 s.string("stage").orElse(SnowflakeStage.DEFAULT_NAME)));
-        return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database,
-                        context.pipeline(),
-                        context.entry(),
-                        schema,
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
-                new SnowflakeRowCheck(),
-                context);
+        return database;
     }
 }

@@ -117,6 +117,41 @@ public final class SqlSinks {
     }
 
     /**
+     * Per stream, where the next bounded run of {@code pipeline} into {@code sink} starts, read
+     * without {@link #prepare}: nothing is created, so a schema or marker table that does not exist
+     * yet reads as no positions. Empty in replace mode (full reloads).
+     */
+    public static Map<String, String> committedPositions(
+            SqlDatabase database, String pipeline, String sink, String schema, WriteMode mode) {
+        if (mode == WriteMode.REPLACE) {
+            return Map.of();
+        }
+        SqlSinkSettings settings =
+                new SqlSinkSettings(pipeline, sink, schema, 0, true, mode, database);
+        try (Connection c = database.connect()) {
+            if (database.dialect().columns(c, schema, SqlNames.MARKER_TABLE) == null) {
+                return Map.of();
+            }
+            return new MarkerTable(settings).positions(c);
+        } catch (SQLException e) {
+            throw unchecked(database.failure("reading committed positions", e));
+        } catch (IOException e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** {@link #committedPositions(SqlDatabase, String, String, String, WriteMode)} of a context. */
+    public static Map<String, String> committedPositions(
+            SqlDatabase database, io.skippr.core.spi.SinkContext context, String schema) {
+        return committedPositions(
+                database,
+                context.pipeline(),
+                context.entry(),
+                schema,
+                WriteMode.of(context.writeMode()));
+    }
+
+    /**
      * Rows that continuous runs committed after the last bounded run; 0 in merge and replace mode,
      * where loading them again does not add them twice. The default mode counts every stream's
      * rows, though a stream with a key merges them: the marker table counts rows, not streams.

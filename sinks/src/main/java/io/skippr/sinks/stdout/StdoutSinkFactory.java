@@ -15,6 +15,12 @@ public final class StdoutSinkFactory implements SinkFactory {
         return "Stdout";
     }
 
+    /** None: it commits no positions (at-least-once), so a bounded run reads from the start. */
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        return Map.of();
+    }
+
     @Override
     public SkipprSink create(SinkContext context) {
         context.requireAppend("Stdout");

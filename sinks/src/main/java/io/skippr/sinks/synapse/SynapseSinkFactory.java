@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
+import java.util.Map;
 
 /**
  * The {@code Synapse} data sink: exactly-once into a schema of a Synapse dedicated SQL pool,
@@ -21,6 +22,28 @@ public final class SynapseSinkFactory implements SinkFactory {
 
     @Override
     public SkipprSink create(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.sink(
+                SqlSinks.prepare(
+                        database(context),
+                        context.pipeline(),
+                        context.entry(),
+                        s.string("schema").orElse("dbo"),
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                new SynapseRowCheck(),
+                context);
+    }
+
+    @Override
+    public Map<String, String> committedPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.committedPositions(
+                database(context), context, s.string("schema").orElse("dbo"));
+    }
+
+    private static SynapseDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         BlobStage stage =
                 new BlobStage(
@@ -38,16 +61,6 @@ public final class SynapseSinkFactory implements SinkFactory {
                         s.bool("encrypt"),
                         stage,
                         s.string("distribution").orElse("round_robin").equals("hash"));
-        return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database,
-                        context.pipeline(),
-                        context.entry(),
-                        s.string("schema").orElse("dbo"),
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
-                new SynapseRowCheck(),
-                context);
+        return database;
     }
 }

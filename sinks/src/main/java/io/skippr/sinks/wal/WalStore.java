@@ -33,6 +33,12 @@ public final class WalStore {
                 context.failPoint());
     }
 
+    /** Per stream, where the next bounded run of {@code pipeline} starts; creates nothing. */
+    public Map<String, String> committedPositions(String pipeline) {
+        return FileSinks.committedPositions(
+                new io.skippr.sinks.files.LocalFileStore(root), pipeline);
+    }
+
     /** Committed segments per stream folder name, in commit order. */
     public Map<String, List<String>> segments() {
         Map<String, List<String>> byStream = new LinkedHashMap<>();
