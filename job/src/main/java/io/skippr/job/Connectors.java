@@ -5,7 +5,7 @@ import io.skippr.core.spi.SourceFactory;
 import java.util.ServiceLoader;
 
 /** Finds the source and sink factories of a kind through {@link ServiceLoader}. */
-final class Connectors {
+public final class Connectors {
     private Connectors() {}
 
     static SourceFactory source(String kind) {
@@ -21,7 +21,7 @@ final class Connectors {
                         + " run in this version of Skippr yet");
     }
 
-    static SinkFactory sink(String kind) {
+    public static SinkFactory sink(String kind) {
         for (SinkFactory factory : ServiceLoader.load(SinkFactory.class)) {
             if (factory.kind().equals(kind)) {
                 return factory;

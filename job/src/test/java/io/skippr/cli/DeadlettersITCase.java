@@ -274,8 +274,10 @@ class DeadlettersITCase {
                 .isEqualTo(
                         "error: deadletter_sinks.rejects (Stdout) prints each deadletter as a line"
                                 + " and keeps nothing, so there is nothing to read back; to list and"
-                                + " replay deadletters, use a table (Postgres, DuckDB, SkipprLake) or files"
-                                + " (LocalFile, S3, GCS, AzureBlob, SFTP) as the deadletter sink\n");
+                                + " replay deadletters, use a table (Postgres, DuckDB, MotherDuck,"
+                                + " ClickHouse, Redshift, Snowflake, Databricks, Synapse, BigQuery,"
+                                + " SkipprLake) or files (LocalFile, S3, GCS, AzureBlob, SFTP, Athena)"
+                                + " as the deadletter sink\n");
         Path unreachable =
                 config(
                         "    Postgres: {host: 127.0.0.1, port: 1, user: u, password: p, database:"

@@ -74,7 +74,8 @@ public final class Deadletters {
                             + " pipeline's deadletter_sink to keep the next ones");
         }
         DeadletterStore store =
-                DeadletterStores.open(run.definition().deadletterSink(), run.deadletterSink());
+                DeadletterStores.open(
+                        pipeline.name(), run.definition().deadletterSink(), run.deadletterSink());
         List<StoredDeadletter> all = new ArrayList<>(store.read(pipeline.name()));
         Set<String> replayed =
                 replaces(run)

@@ -1,6 +1,8 @@
 package io.skippr.job.deadletters;
 
 import io.skippr.core.record.Deadletter;
+import io.skippr.sinks.sql.SqlDatabase;
+import io.skippr.sinks.sql.SqlDialect;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,44 +14,55 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The {@code skippr_deadletters} table of a SQL deadletter sink (PostgreSQL, DuckDB). */
+/**
+ * The {@code skippr_deadletters} table of a SQL deadletter sink (PostgreSQL, DuckDB, MotherDuck,
+ * Redshift, Snowflake, Databricks, Synapse, BigQuery), read through the sink's own {@link
+ * SqlDatabase} and quoted by its dialect.
+ */
 final class SqlDeadletterStore implements DeadletterStore {
-    /** Opens a connection to the sink's database. */
-    interface Connector {
-        Connection connect() throws IOException, SQLException;
-    }
-
-    private final Connector connector;
+    private final SqlDatabase database;
     private final String schema;
-    private final String where;
+    private final String table;
 
-    SqlDeadletterStore(Connector connector, String schema, String where) {
-        this.connector = connector;
+    SqlDeadletterStore(SqlDatabase database, String schema) {
+        this.database = database;
         this.schema = schema;
-        this.where = where;
+        this.table = database.dialect().names().table(Deadletter.STREAM);
     }
 
     @Override
     public String describe() {
-        return quote(schema) + "." + quote(Deadletter.STREAM) + " of " + where;
+        return database.dialect().qualified(schema, table) + " of " + database.describe();
     }
 
     @Override
     public List<StoredDeadletter> read(String pipeline) throws IOException {
         List<StoredDeadletter> out = new ArrayList<>();
-        try (Connection c = connector.connect()) {
-            if (!exists(c)) {
+        SqlDialect d = database.dialect();
+        try (Connection c = database.connect()) {
+            if (d.columns(c, schema, table) == null) {
                 return out; // created with the first deadletter
             }
-            String sql =
-                    "SELECT \"_skippr_id\", \"stream\", \"stage\", \"error_class\","
-                            + " \"error_message\", \"failed_at\", \"source_position\", \"payload\","
-                            + " \"data_run\" FROM "
-                            + quote(schema)
-                            + "."
-                            + quote(Deadletter.STREAM)
-                            + " WHERE \"pipeline\" = ?";
-            try (PreparedStatement st = c.prepareStatement(sql)) {
+            StringBuilder sql = new StringBuilder("SELECT ");
+            for (String column :
+                    List.of(
+                            "_skippr_id",
+                            "stream",
+                            "stage",
+                            "error_class",
+                            "error_message",
+                            "failed_at",
+                            "source_position",
+                            "payload",
+                            Deadletter.DATA_RUN)) {
+                sql.append(sql.length() == 7 ? "" : ", ").append(d.quote(column));
+            }
+            sql.append(" FROM ")
+                    .append(d.qualified(schema, table))
+                    .append(" WHERE ")
+                    .append(d.quote("pipeline"))
+                    .append(" = ?");
+            try (PreparedStatement st = c.prepareStatement(sql.toString())) {
                 st.setString(1, pipeline);
                 try (ResultSet rs = st.executeQuery()) {
                     while (rs.next()) {
@@ -68,29 +81,28 @@ final class SqlDeadletterStore implements DeadletterStore {
                 }
             }
         } catch (SQLException e) {
-            throw new IOException(
-                    "Could not read "
-                            + describe()
-                            + ": "
-                            + e.getMessage().lines().findFirst().orElse(""),
-                    e);
+            throw database.failure("reading " + describe(), e);
         }
         return out;
     }
 
-    private boolean exists(Connection c) throws SQLException {
-        try (ResultSet rs = c.getMetaData().getTables(null, schema, Deadletter.STREAM, null)) {
-            return rs.next();
-        }
-    }
-
+    /**
+     * {@code failed_at}, as the driver gives it: a timestamp with its offset, a plain timestamp, or
+     * (drivers over HTTP APIs: Databricks, BigQuery; a Synapse read as text) its text.
+     */
     private static Instant instant(ResultSet rs, int column) throws SQLException {
         try {
             OffsetDateTime at = rs.getObject(column, OffsetDateTime.class);
             return at == null ? null : at.toInstant();
         } catch (SQLException | RuntimeException e) {
+            // next way
+        }
+        try {
             Timestamp at = rs.getTimestamp(column);
             return at == null ? null : at.toInstant();
+        } catch (SQLException | RuntimeException e) {
+            String text = rs.getString(column);
+            return text == null ? null : FailedAt.parse(text);
         }
     }
 

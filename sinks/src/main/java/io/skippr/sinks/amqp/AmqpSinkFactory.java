@@ -9,6 +9,8 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.bounded.BoundedSinkTopology;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -20,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * publisher confirms awaited at every checkpoint; at-least-once, with {@code _skippr_id} as the
  * message id so consumers can drop copies.
  */
-public final class AmqpSinkFactory implements SinkFactory {
+public final class AmqpSinkFactory implements SinkFactory, KeepsDeadletters {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpSinkFactory.class);
 
     @Override
@@ -114,5 +116,13 @@ public final class AmqpSinkFactory implements SinkFactory {
                 // already closed
             }
         }
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.NotReadBack(
+                "publishes each deadletter as a message; the queues that receive them belong to"
+                        + " their consumers, and reading them would take the messages away from"
+                        + " them, so skipprd does not read them back");
     }
 }

@@ -5,6 +5,9 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.TableCatalog;
@@ -19,7 +22,7 @@ import java.util.Map;
  * any file that needs them is published. Without a schema sink it writes the files only. Athena
  * itself is never called: it reads what S3 and Glue hold.
  */
-public final class AthenaSinkFactory implements SinkFactory {
+public final class AthenaSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "Athena";
@@ -62,5 +65,12 @@ public final class AthenaSinkFactory implements SinkFactory {
             throw ConfigException.of(
                     "skippr.yml", settings.entry().path() + ".s3_endpoint: " + e.getMessage());
         }
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.Files(
+                store(context.settings()),
+                FileFormat.of(context.settings().string("format").orElse("parquet")));
     }
 }

@@ -3,6 +3,8 @@ package io.skippr.sinks.athenaiceberg;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.iceberg.IcebergSinkSettings;
 import io.skippr.sinks.iceberg.IcebergSinks;
 import java.util.Map;
@@ -13,7 +15,7 @@ import java.util.Map;
  * schema sink holds the same settings (checked when skippr.yml is read) and is served by the data
  * sink's own schema changes. Append only.
  */
-public final class AthenaIcebergSinkFactory implements SinkFactory {
+public final class AthenaIcebergSinkFactory implements SinkFactory, KeepsDeadletters {
     public static final String KIND = "AthenaIceberg";
 
     /** Data files roll at this size, Athena's recommended file size for Iceberg tables. */
@@ -49,5 +51,13 @@ public final class AthenaIcebergSinkFactory implements SinkFactory {
                 TARGET_FILE_BYTES,
                 false,
                 context.deadletterRun());
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.NotReadBack(
+                "keeps them in an Iceberg table of the Glue catalog, which skipprd does not read"
+                        + " (it reads SkipprLake's JDBC and Hadoop catalogs); query"
+                        + " skippr_deadletters with Athena, or use SkipprLake for the deadletters");
     }
 }

@@ -6,11 +6,14 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import java.util.Map;
 
 /** The AzureBlob data sink: exactly-once files in an Azure Blob Storage container. */
-public final class AzureBlobSinkFactory implements SinkFactory {
+public final class AzureBlobSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "AzureBlob";
@@ -46,5 +49,12 @@ public final class AzureBlobSinkFactory implements SinkFactory {
                 settings.requireString("container"),
                 settings.string("prefix").orElse(null),
                 settings.string("endpoint").orElse(null));
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.Files(
+                store(context),
+                FileFormat.of(context.settings().string("format").orElse("parquet")));
     }
 }

@@ -5,6 +5,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.Map;
  * Storage Write API's PENDING streams, then moved by query jobs that are each repeatable, the
  * marker row last (see {@code docs/connectors/bigquery.md}).
  */
-public final class BigQuerySinkFactory implements SinkFactory {
+public final class BigQuerySinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "BigQuery";
@@ -59,5 +61,11 @@ public final class BigQuerySinkFactory implements SinkFactory {
                     "skippr.yml", "data_sinks." + context.entry() + ".BigQuery: " + e.getMessage());
         }
         return new BigQueryDatabase(connect);
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.SqlTable(
+                database(context), context.settings().requireString("dataset"));
     }
 }

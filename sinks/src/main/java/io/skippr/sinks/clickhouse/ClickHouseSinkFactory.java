@@ -8,6 +8,8 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.bounded.BoundedSinkTopology;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.slf4j.Logger;
@@ -17,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * The ClickHouse data sink: batched inserts over the HTTP interface into ReplacingMergeTree tables,
  * at-least-once and deduplicated by {@code _skippr_id}.
  */
-public final class ClickHouseSinkFactory implements SinkFactory {
+public final class ClickHouseSinkFactory implements SinkFactory, KeepsDeadletters {
     private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSinkFactory.class);
 
     @Override
@@ -106,5 +108,11 @@ public final class ClickHouseSinkFactory implements SinkFactory {
                         bounded);
             }
         };
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.Rows(
+                new ClickHouseDeadletters(ClickHouseSettings.of(context.settings())));
     }
 }

@@ -5,6 +5,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.Map;
  * Parquet staged in a volume and {@code COPY INTO}, every commit step repeatable (see {@code
  * docs/connectors/databricks.md}).
  */
-public final class DatabricksSinkFactory implements SinkFactory {
+public final class DatabricksSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "Databricks";
@@ -68,5 +70,15 @@ public final class DatabricksSinkFactory implements SinkFactory {
                 new DatabricksDatabase(
                         workspace, catalog, new VolumeStage(workspace, catalog, schema, volume));
         return database;
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.SqlTable(
+                database(context),
+                context.settings()
+                        .string("schema")
+                        .orElse("default")
+                        .toLowerCase(java.util.Locale.ROOT));
     }
 }

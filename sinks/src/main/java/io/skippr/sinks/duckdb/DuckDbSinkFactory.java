@@ -4,6 +4,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
 import java.nio.file.Files;
@@ -16,7 +18,7 @@ import java.util.Map;
  * DuckDB schema sink needs no operator of its own: the commit transaction creates and evolves the
  * tables.
  */
-public final class DuckDbSinkFactory implements SinkFactory {
+public final class DuckDbSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "DuckDB";
@@ -56,5 +58,16 @@ public final class DuckDbSinkFactory implements SinkFactory {
                         context.deadletterRun()),
                 new DuckDbRowCheck(),
                 context);
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        Path file = Path.of(s.requireString("path")).toAbsolutePath();
+        if (!Files.exists(file)) {
+            return new KeptDeadletters.Nothing("DuckDB database file " + file);
+        }
+        return new KeptDeadletters.SqlTable(
+                DuckDbDatabase.file(file), s.string("schema").orElse("main"));
     }
 }

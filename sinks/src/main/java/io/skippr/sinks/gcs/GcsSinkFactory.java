@@ -5,6 +5,9 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import java.util.Map;
 
@@ -13,7 +16,7 @@ import java.util.Map;
  * key file or the application default credentials; or, with a plain-http {@code endpoint} on this
  * machine, without credentials ({@link GcsEndpoint}).
  */
-public final class GcsSinkFactory implements SinkFactory {
+public final class GcsSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "GCS";
@@ -54,5 +57,12 @@ public final class GcsSinkFactory implements SinkFactory {
                 settings.string("project_id").orElse(null),
                 credentialsFile,
                 endpoint);
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.Files(
+                store(context, context.settings()),
+                FileFormat.of(context.settings().string("format").orElse("parquet")));
     }
 }

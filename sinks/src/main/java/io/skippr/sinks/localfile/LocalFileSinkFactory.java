@@ -3,13 +3,16 @@ package io.skippr.sinks.localfile;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import io.skippr.sinks.files.LocalFileStore;
 import java.nio.file.Path;
 import java.util.Map;
 
 /** The LocalFile data sink: exactly-once files in a local folder. */
-public final class LocalFileSinkFactory implements SinkFactory {
+public final class LocalFileSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "LocalFile";
@@ -29,5 +32,12 @@ public final class LocalFileSinkFactory implements SinkFactory {
     private static LocalFileStore store(SinkContext context) {
         return new LocalFileStore(
                 Path.of(context.settings().requireString("path")).toAbsolutePath());
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.Files(
+                store(context),
+                FileFormat.of(context.settings().string("format").orElse("parquet")));
     }
 }

@@ -4,6 +4,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.duckdb.DuckDbDatabase;
 import io.skippr.sinks.duckdb.DuckDbSinkFactory;
 import io.skippr.sinks.sql.SqlSinks;
@@ -13,7 +15,7 @@ import java.util.Map;
  * The {@code MotherDuck} data sink: the DuckDB sink over {@code md:<database>} (see {@code
  * docs/connectors/motherduck.md}; untested against the service).
  */
-public final class MotherDuckSinkFactory implements SinkFactory {
+public final class MotherDuckSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "MotherDuck";
@@ -37,5 +39,11 @@ public final class MotherDuckSinkFactory implements SinkFactory {
 
     private static String schema(ResolvedSettings s) {
         return s.string("schema").orElse("main");
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.SqlTable(
+                database(context.settings()), schema(context.settings()));
     }
 }

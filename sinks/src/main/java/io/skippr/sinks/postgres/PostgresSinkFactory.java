@@ -4,6 +4,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
@@ -13,7 +15,7 @@ import java.util.Map;
  * staging tables (or, for bounded append runs, prepared transactions) and one transaction per
  * commit (see {@code docs/connectors/postgres.md}).
  */
-public final class PostgresSinkFactory implements SinkFactory {
+public final class PostgresSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "Postgres";
@@ -54,5 +56,11 @@ public final class PostgresSinkFactory implements SinkFactory {
                 s.secret("password").orElse(null),
                 s.string("sslmode").orElse(null),
                 s.string("sslrootcert").orElse(null));
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.SqlTable(
+                database(context.settings()), schema(context.settings()));
     }
 }

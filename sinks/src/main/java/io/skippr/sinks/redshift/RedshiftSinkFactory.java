@@ -5,6 +5,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
@@ -16,7 +18,7 @@ import java.util.Map;
  * on S3 and one transaction per commit that COPYs exactly the staged files, applies the write mode
  * and records the marker row (see {@code docs/connectors/redshift.md}).
  */
-public final class RedshiftSinkFactory implements SinkFactory {
+public final class RedshiftSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "Redshift";
@@ -72,5 +74,11 @@ public final class RedshiftSinkFactory implements SinkFactory {
                                 s.string("iam_role").orElse(null),
                                 s.string("region").orElse(null)));
         return database;
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.SqlTable(
+                database(context), context.settings().string("schema").orElse("public"));
     }
 }

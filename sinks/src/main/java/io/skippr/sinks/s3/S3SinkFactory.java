@@ -5,6 +5,9 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import java.util.Map;
 
@@ -12,7 +15,7 @@ import java.util.Map;
  * The S3 data sink: exactly-once files in an S3 bucket or an S3-compatible store, with credentials
  * from the AWS SDK's default chain.
  */
-public final class S3SinkFactory implements SinkFactory {
+public final class S3SinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "S3";
@@ -48,5 +51,12 @@ public final class S3SinkFactory implements SinkFactory {
                     "skippr.yml",
                     "data_sinks." + context.entry() + ".S3.endpoint: " + e.getMessage());
         }
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.Files(
+                store(context),
+                FileFormat.of(context.settings().string("format").orElse("parquet")));
     }
 }

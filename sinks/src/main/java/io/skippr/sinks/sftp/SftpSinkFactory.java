@@ -5,6 +5,9 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
 import java.util.Map;
 
@@ -12,7 +15,7 @@ import java.util.Map;
  * The SFTP data sink: exactly-once files in a folder on an SFTP server, logging in with a password
  * or a private key.
  */
-public final class SftpSinkFactory implements SinkFactory {
+public final class SftpSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "SFTP";
@@ -48,5 +51,12 @@ public final class SftpSinkFactory implements SinkFactory {
                     "skippr.yml", "data_sinks." + context.entry() + ".SFTP: " + e.getMessage());
         }
         return new SftpFileStore(sftp);
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.Files(
+                store(context),
+                FileFormat.of(context.settings().string("format").orElse("parquet")));
     }
 }

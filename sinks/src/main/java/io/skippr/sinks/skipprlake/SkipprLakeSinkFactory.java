@@ -4,6 +4,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.iceberg.IcebergSinkSettings;
 import io.skippr.sinks.iceberg.IcebergSinks;
 import java.util.Map;
@@ -12,7 +14,7 @@ import java.util.Map;
  * The SkipprLake data sink: exactly-once Iceberg tables under a warehouse path, in an embedded or
  * PostgreSQL JDBC catalog. Append only.
  */
-public final class SkipprLakeSinkFactory implements SinkFactory {
+public final class SkipprLakeSinkFactory implements SinkFactory, KeepsDeadletters {
     public static final String KIND = "SkipprLake";
 
     @Override
@@ -61,5 +63,12 @@ public final class SkipprLakeSinkFactory implements SinkFactory {
                 bounded,
                 targetMb * 1024 * 1024,
                 settings.bool("compact"));
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.LakeTable(
+                SkipprLakeCatalog.of("deadletter_sinks", context.entry(), context.settings()),
+                context.settings().string("namespace").orElse("skippr"));
     }
 }

@@ -4,6 +4,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
@@ -13,7 +15,7 @@ import java.util.Map;
  * named internal stage and one explicit transaction per commit that COPYs exactly the staged files,
  * applies the write mode and records the marker row (see {@code docs/connectors/snowflake.md}).
  */
-public final class SnowflakeSinkFactory implements SinkFactory {
+public final class SnowflakeSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "Snowflake";
@@ -64,5 +66,11 @@ public final class SnowflakeSinkFactory implements SinkFactory {
                                 schema,
                                 s.string("stage").orElse(SnowflakeStage.DEFAULT_NAME)));
         return database;
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.SqlTable(
+                database(context), context.settings().string("schema").orElse("PUBLIC"));
     }
 }

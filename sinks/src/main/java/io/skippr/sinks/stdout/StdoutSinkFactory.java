@@ -5,11 +5,13 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.bounded.BoundedSinkTopology;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /** The Stdout data sink: JSON lines on standard output, at-least-once. */
-public final class StdoutSinkFactory implements SinkFactory {
+public final class StdoutSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "Stdout";
@@ -41,5 +43,12 @@ public final class StdoutSinkFactory implements SinkFactory {
                         context.bounded());
             }
         };
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.NotReadBack(
+                "prints each deadletter as a line and keeps nothing, so there is nothing to read"
+                        + " back");
     }
 }

@@ -4,6 +4,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
+import io.skippr.sinks.deadletters.KeepsDeadletters;
+import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.Map;
  * on exactly the staged files, applies the write mode and records the marker row; the commit's DDL
  * runs before that transaction, as Synapse requires (see {@code docs/connectors/synapse.md}).
  */
-public final class SynapseSinkFactory implements SinkFactory {
+public final class SynapseSinkFactory implements SinkFactory, KeepsDeadletters {
     @Override
     public String kind() {
         return "Synapse";
@@ -62,5 +64,11 @@ public final class SynapseSinkFactory implements SinkFactory {
                         stage,
                         s.string("distribution").orElse("round_robin").equals("hash"));
         return database;
+    }
+
+    @Override
+    public KeptDeadletters deadletters(SinkContext context) {
+        return new KeptDeadletters.SqlTable(
+                database(context), context.settings().string("schema").orElse("dbo"));
     }
 }
