@@ -276,7 +276,7 @@ class DeadlettersITCase {
                                 + " and keeps nothing, so there is nothing to read back; to list and"
                                 + " replay deadletters, use a table (Postgres, DuckDB, MotherDuck,"
                                 + " ClickHouse, Redshift, Snowflake, Databricks, Synapse, BigQuery,"
-                                + " SkipprLake) or files (LocalFile, S3, GCS, AzureBlob, SFTP, Athena)"
+                                + " SkipprLake, AthenaIceberg) or files (LocalFile, S3, GCS, AzureBlob, SFTP, Athena)"
                                 + " as the deadletter sink\n");
         Path unreachable =
                 config(

@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and local JSONL files {@code DeadlettersITCase} covers: a DuckDB table, an Iceberg table
  * (SkipprLake), files on S3 (CSV), Azure Blob (Parquet), GCS (JSONL) and SFTP (CSV), a ClickHouse
  * table, the tables of the warehouses (Redshift, Snowflake, Databricks, BigQuery, Synapse) and
- * Athena's Parquet files on S3, against the servers and fakes of the conformance kit. A CHECK
- * constraint makes 5 of 1010 rows load-stage deadletters; each is listed with its position and the
- * server's words; after the constraint is dropped, a replay loads exactly those 5, a second loads
- * none, and the destination equals the source by md5.
+ * Athena's Parquet files on S3 and AthenaIceberg's Iceberg table (Glue fake), against the servers
+ * and fakes of the conformance kit. A CHECK constraint makes 5 of 1010 rows load-stage deadletters;
+ * each is listed with its position and the server's words; after the constraint is dropped, a
+ * replay loads exactly those 5, a second loads none, and the destination equals the source by md5.
  */
 class DeadletterSinksReplayITCase {
     private static final String CHECKSUM =
@@ -73,6 +73,7 @@ class DeadletterSinksReplayITCase {
             case "BigQuery" -> new BigQueryFixture();
             case "Synapse" -> new SynapseFixture();
             case "Athena" -> new AthenaFixture();
+            case "AthenaIceberg" -> new AthenaIcebergFixture();
             default -> throw new IllegalArgumentException(name);
         };
     }
@@ -92,7 +93,8 @@ class DeadletterSinksReplayITCase {
                 "Databricks",
                 "BigQuery",
                 "Synapse",
-                "Athena"
+                "Athena",
+                "AthenaIceberg"
             })
     void fiveLoadDeadlettersAreListedAndReplayedExactlyOnce(String sink) throws Exception {
         rejects = fixture(sink);

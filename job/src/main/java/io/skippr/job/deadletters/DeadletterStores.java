@@ -20,7 +20,7 @@ public final class DeadletterStores {
     private static final String USE_INSTEAD =
             "; to list and replay deadletters, use a table (Postgres, DuckDB, MotherDuck,"
                     + " ClickHouse, Redshift, Snowflake, Databricks, Synapse, BigQuery,"
-                    + " SkipprLake) or files (LocalFile, S3, GCS, AzureBlob, SFTP, Athena) as the"
+                    + " SkipprLake, AthenaIceberg) or files (LocalFile, S3, GCS, AzureBlob, SFTP, Athena) as the"
                     + " deadletter sink";
 
     /**

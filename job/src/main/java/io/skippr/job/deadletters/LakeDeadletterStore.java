@@ -3,7 +3,7 @@ package io.skippr.job.deadletters;
 import io.skippr.core.record.Deadletter;
 import io.skippr.job.query.LakeQuery;
 import io.skippr.job.query.WalQuery;
-import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
+import io.skippr.sinks.iceberg.IcebergCatalogFactory;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -12,14 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code skippr_deadletters} Iceberg table of a SkipprLake deadletter sink, read at its current
- * snapshot through {@link LakeQuery}.
+ * The {@code skippr_deadletters} Iceberg table of a SkipprLake or AthenaIceberg deadletter sink,
+ * read at its current snapshot through {@link LakeQuery}.
  */
 final class LakeDeadletterStore implements DeadletterStore {
-    private final SkipprLakeCatalog catalog;
+    private final IcebergCatalogFactory catalog;
     private final String namespace;
 
-    LakeDeadletterStore(SkipprLakeCatalog catalog, String namespace) {
+    LakeDeadletterStore(IcebergCatalogFactory catalog, String namespace) {
         this.catalog = catalog;
         this.namespace = namespace;
     }

@@ -55,9 +55,8 @@ public final class AthenaIcebergSinkFactory implements SinkFactory, KeepsDeadlet
 
     @Override
     public KeptDeadletters deadletters(SinkContext context) {
-        return new KeptDeadletters.NotReadBack(
-                "keeps them in an Iceberg table of the Glue catalog, which skipprd does not read"
-                        + " (it reads SkipprLake's JDBC and Hadoop catalogs); query"
-                        + " skippr_deadletters with Athena, or use SkipprLake for the deadletters");
+        IcebergSinkSettings settings = settings(context);
+        return new KeptDeadletters.LakeTable(
+                settings.catalog(), settings.icebergNamespace().toString());
     }
 }

@@ -2,7 +2,7 @@ package io.skippr.sinks.deadletters;
 
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileStore;
-import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
+import io.skippr.sinks.iceberg.IcebergCatalogFactory;
 import io.skippr.sinks.sql.SqlDatabase;
 import java.io.IOException;
 import java.util.List;
@@ -20,8 +20,11 @@ public sealed interface KeptDeadletters {
     /** The committed files under {@code skippr_deadletters/} of a file store. */
     record Files(FileStore store, FileFormat format) implements KeptDeadletters {}
 
-    /** The {@code skippr_deadletters} Iceberg table in {@code namespace} of a SkipprLake. */
-    record LakeTable(SkipprLakeCatalog catalog, String namespace) implements KeptDeadletters {}
+    /**
+     * The {@code skippr_deadletters} Iceberg table in {@code namespace} of a catalog (SkipprLake,
+     * AthenaIceberg's Glue).
+     */
+    record LakeTable(IcebergCatalogFactory catalog, String namespace) implements KeptDeadletters {}
 
     /** Rows the kind reads itself, every column as text ({@link TextRows#read}). */
     record Rows(TextRows reader) implements KeptDeadletters {}
