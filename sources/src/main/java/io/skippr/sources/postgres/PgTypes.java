@@ -1,19 +1,11 @@
 package io.skippr.sources.postgres;
 
 import io.skippr.core.record.DataType;
-import java.math.BigDecimal;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.util.Set;
-import java.util.UUID;
 
 /**
- * PostgreSQL types to Skippr's {@link DataType}s, and values read from a result set as the Java
- * classes of {@link DataType.Kind}. The mapping is documented in docs/connectors/postgres.md.
+ * PostgreSQL types to Skippr's {@link DataType}s; {@link BinaryValues} reads their values as the
+ * Java classes of {@link DataType.Kind}. The mapping is documented in docs/connectors/postgres.md.
  */
 final class PgTypes {
     /** Built-in types read as STRING with their text. */
@@ -85,110 +77,5 @@ final class PgTypes {
         Unrepresentable(String message) {
             super(message);
         }
-    }
-
-    /**
-     * Reads column {@code index} (1-based) as the Java class of {@code kind}; null for SQL NULL.
-     *
-     * @throws Unrepresentable for numeric NaN and infinities, and infinite dates and timestamps
-     */
-    static Object read(ResultSet rs, int index, DataType.Kind kind)
-            throws SQLException, Unrepresentable {
-        switch (kind) {
-            case BOOLEAN -> {
-                boolean v = rs.getBoolean(index);
-                return rs.wasNull() ? null : v;
-            }
-            case INT16 -> {
-                short v = rs.getShort(index);
-                return rs.wasNull() ? null : v;
-            }
-            case INT32 -> {
-                int v = rs.getInt(index);
-                return rs.wasNull() ? null : v;
-            }
-            case INT64 -> {
-                long v = rs.getLong(index);
-                return rs.wasNull() ? null : v;
-            }
-            case FLOAT32 -> {
-                float v = rs.getFloat(index);
-                return rs.wasNull() ? null : v;
-            }
-            case FLOAT64 -> {
-                double v = rs.getDouble(index);
-                return rs.wasNull() ? null : v;
-            }
-            case DECIMAL -> {
-                String text = rs.getString(index);
-                if (text == null) {
-                    return null;
-                }
-                if (text.equals("NaN") || text.endsWith("Infinity")) {
-                    throw new Unrepresentable(
-                            "numeric value " + text + " has no DECIMAL representation");
-                }
-                return new BigDecimal(text);
-            }
-            case STRING, JSON -> {
-                return rs.getString(index);
-            }
-            case UUID -> {
-                String text = rs.getString(index);
-                return text == null ? null : UUID.fromString(text);
-            }
-            case BYTES -> {
-                return rs.getBytes(index);
-            }
-            case DATE -> {
-                // one decode: pgjdbc reads infinity as LocalDate.MAX and -infinity as MIN
-                LocalDate v = rs.getObject(index, LocalDate.class);
-                return v == null
-                        ? null
-                        : finite(v, v.equals(LocalDate.MAX), v.equals(LocalDate.MIN), "date");
-            }
-            case TIME -> {
-                return rs.getObject(index, LocalTime.class);
-            }
-            case TIMESTAMP -> {
-                LocalDateTime v = rs.getObject(index, LocalDateTime.class);
-                return v == null
-                        ? null
-                        : finite(
-                                v,
-                                v.equals(LocalDateTime.MAX),
-                                v.equals(LocalDateTime.MIN),
-                                "timestamp");
-            }
-            case TIMESTAMP_TZ -> {
-                OffsetDateTime v = rs.getObject(index, OffsetDateTime.class);
-                return v == null
-                        ? null
-                        : finite(
-                                        v,
-                                        v.equals(OffsetDateTime.MAX),
-                                        v.equals(OffsetDateTime.MIN),
-                                        "timestamptz")
-                                .toInstant();
-            }
-            default -> throw new IllegalStateException("unmapped kind " + kind);
-        }
-    }
-
-    /**
-     * {@code v}, or Unrepresentable when pgjdbc read PostgreSQL's {@code infinity} ({@code
-     * positive}) or {@code -infinity} ({@code negative}); no finite PostgreSQL value reaches the
-     * Java MAX and MIN it reads them as.
-     */
-    private static <T> T finite(T v, boolean positive, boolean negative, String type)
-            throws Unrepresentable {
-        if (positive || negative) {
-            throw new Unrepresentable(
-                    type
-                            + " value "
-                            + (positive ? "infinity" : "-infinity")
-                            + " has no finite representation");
-        }
-        return v;
     }
 }

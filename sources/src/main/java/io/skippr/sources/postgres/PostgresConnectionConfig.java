@@ -47,7 +47,7 @@ public record PostgresConnectionConfig(
                         password == null ? null : password.reveal(),
                         sslmode,
                         sslrootcert);
-        // Text transfer everywhere: values are parsed from PostgreSQL's own text form.
+        // Text transfer for queries; splits are read by a binary COPY (SplitQuery, BinaryValues)
         ds.setBinaryTransfer(false);
         // a source only reads: late-commit reads need not wait for these sessions (Snapshot)
         ds.setApplicationName(APPLICATION_NAME);

@@ -61,11 +61,7 @@ public final class PostgresSource
     @Override
     public SourceReader<SourceRecord, PostgresSplit> createReader(SourceReaderContext context) {
         return new PostgresSourceReader(
-                config.connection(),
-                config.fetchSize(),
-                !config.bounded(),
-                context.getConfiguration(),
-                context);
+                config.connection(), !config.bounded(), context.getConfiguration(), context);
     }
 
     @Override

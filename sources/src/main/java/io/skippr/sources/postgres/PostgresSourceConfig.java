@@ -17,7 +17,6 @@ import java.util.Map;
  * @param bounded true to read once and finish; false to keep polling for new cursor values
  * @param startPositions per table, the committed cursor value (text) to read above
  * @param targetRowsPerSplit roughly how many rows a key-range split holds
- * @param fetchSize rows per round trip of the server-side cursor
  * @param pollIntervalMillis how often continuous mode looks for new cursor values
  */
 public record PostgresSourceConfig(
@@ -28,20 +27,18 @@ public record PostgresSourceConfig(
         boolean bounded,
         Map<String, String> startPositions,
         long targetRowsPerSplit,
-        int fetchSize,
         long pollIntervalMillis)
         implements Serializable {
 
     public static final long DEFAULT_TARGET_ROWS_PER_SPLIT = 100_000;
-    public static final int DEFAULT_FETCH_SIZE = 2_000;
     public static final long DEFAULT_POLL_INTERVAL_MILLIS = 2_000;
 
     public PostgresSourceConfig {
         tables = List.copyOf(tables);
         startPositions = Map.copyOf(startPositions);
-        if (targetRowsPerSplit < 1 || fetchSize < 1 || pollIntervalMillis < 1) {
+        if (targetRowsPerSplit < 1 || pollIntervalMillis < 1) {
             throw new IllegalArgumentException(
-                    "targetRowsPerSplit, fetchSize and pollIntervalMillis must be positive");
+                    "targetRowsPerSplit and pollIntervalMillis must be positive");
         }
     }
 
@@ -65,7 +62,6 @@ public record PostgresSourceConfig(
                 context.bounded(),
                 context.startPositions(),
                 DEFAULT_TARGET_ROWS_PER_SPLIT,
-                DEFAULT_FETCH_SIZE,
                 DEFAULT_POLL_INTERVAL_MILLIS);
     }
 
@@ -85,7 +81,6 @@ public record PostgresSourceConfig(
                 bounded,
                 startPositions,
                 DEFAULT_TARGET_ROWS_PER_SPLIT,
-                DEFAULT_FETCH_SIZE,
                 DEFAULT_POLL_INTERVAL_MILLIS);
     }
 
@@ -97,20 +92,6 @@ public record PostgresSourceConfig(
                 cursorColumn,
                 bounded,
                 startPositions,
-                rows,
-                fetchSize,
-                pollIntervalMillis);
-    }
-
-    public PostgresSourceConfig withFetchSize(int rows) {
-        return new PostgresSourceConfig(
-                connection,
-                schema,
-                tables,
-                cursorColumn,
-                bounded,
-                startPositions,
-                targetRowsPerSplit,
                 rows,
                 pollIntervalMillis);
     }
@@ -124,7 +105,6 @@ public record PostgresSourceConfig(
                 bounded,
                 startPositions,
                 targetRowsPerSplit,
-                fetchSize,
                 millis);
     }
 }

@@ -26,12 +26,11 @@ final class PostgresSourceReader
 
     PostgresSourceReader(
             PostgresConnectionConfig connection,
-            int fetchSize,
             boolean continuous,
             Configuration config,
             SourceReaderContext context) {
         super(
-                () -> new PostgresSplitReader(connection, fetchSize, continuous),
+                () -> new PostgresSplitReader(connection, continuous),
                 new PostgresRecordEmitter(),
                 config,
                 context);

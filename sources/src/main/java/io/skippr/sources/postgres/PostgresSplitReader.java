@@ -24,10 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the splits assigned to one reader, one at a time, through a server-side cursor: the
- * connection is not in autocommit and the statement has a fetch size, so PostgreSQL sends rows in
- * batches and a table is never held in memory. Each {@link #fetch()} returns at most {@link
- * #BATCH_ROWS} rows, so the fetcher thread stays responsive.
+ * Reads the splits assigned to one reader, one at a time, each through a binary COPY of its query
+ * ({@link SplitQuery}) in a repeatable-read transaction: PostgreSQL streams the rows and only the
+ * current one is held ({@link CopyRows}), so a table is never held in memory. Each {@link #fetch()}
+ * returns at most {@link #BATCH_ROWS} rows, so the fetcher thread stays responsive.
  */
 final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresSplitReader.class);
@@ -36,7 +36,6 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private static final long BATCH_NANOS = 200_000_000L;
 
     private final PostgresConnectionConfig connectionConfig;
-    private final int fetchSize;
 
     /** A continuous run's reader: names each split before its rows, and chains its positions. */
     private final boolean continuous;
@@ -46,17 +45,15 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
 
     private Connection connection;
     private PostgresSplit current;
-    private ResultSet rows;
+    private CopyRows rows;
     private RowDecoder decoder;
     private long ordinal;
     private Unseen unseen = Unseen.of(List.of());
     private boolean firstOfRead;
     private boolean standbyWarned;
 
-    PostgresSplitReader(
-            PostgresConnectionConfig connectionConfig, int fetchSize, boolean continuous) {
+    PostgresSplitReader(PostgresConnectionConfig connectionConfig, boolean continuous) {
         this.connectionConfig = connectionConfig;
-        this.fetchSize = fetchSize;
         this.continuous = continuous;
     }
 
@@ -155,10 +152,12 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 unseen = Unseen.of(List.of());
             }
             firstOfRead = true;
-            rows =
-                    SplitQuery.of(split, late ? snapshot.xmax() : null, order)
-                            .execute(connection, fetchSize);
             decoder = new RowDecoder(split.table(), order);
+            rows =
+                    new CopyRows(
+                            SplitQuery.of(split, late ? snapshot.xmax() : null, order)
+                                    .copy(connection),
+                            decoder.fieldCount());
             ordinal = split.rowsEmitted();
             return split;
         } catch (SQLException e) {
@@ -384,7 +383,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
 
     /** Ends the current split's query and its transaction. */
     private void finishCurrent() throws SQLException {
-        rows.close();
+        rows.close(); // after its end: the COPY has completed
         rows = null;
         connection.commit();
         current = null;
@@ -393,8 +392,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
 
     /** After a failure: drops the split's query and the connection, which may be broken. */
     private void abandon() {
-        PostgresConnectionConfig.closeQuietly(rows);
-        PostgresConnectionConfig.closeQuietly(connection);
+        PostgresConnectionConfig.closeQuietly(connection); // ends a COPY not read to its end
         rows = null;
         connection = null;
         current = null;

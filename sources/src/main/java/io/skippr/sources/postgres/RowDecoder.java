@@ -5,18 +5,17 @@ import io.skippr.core.record.DataType;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.Undecodable;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns result-set rows of a {@link SplitQuery} into records with deterministic positions: {@code
- * table|key=value[,...]} (key values as PostgreSQL text) or {@code table|#oid(page,item)@filenode}
- * (the row's address, {@link RowOrder}) without a key ({@code table|#n}, the row's number, for a
- * view or foreign table without one), then {@code |cursor=value} (as {@link CursorValues} text,
- * empty for NULL) when a cursor column is set. In values, {@code \}, {@code ,} and {@code |} are
- * escaped with a backslash, so distinct rows never share a position.
+ * Turns rows of a {@link SplitQuery} ({@link RowFields}) into records with deterministic positions:
+ * {@code table|key=value[,...]} (key values as PostgreSQL text) or {@code
+ * table|#oid(page,item)@filenode} (the row's address, {@link RowOrder}) without a key ({@code
+ * table|#n}, the row's number, for a view or foreign table without one), then {@code |cursor=value}
+ * (as {@link CursorValues} text, empty for NULL) when a cursor column is set. In values, {@code \},
+ * {@code ,} and {@code |} are escaped with a backslash, so distinct rows never share a position.
  */
 final class RowDecoder {
     private final String stream;
@@ -33,6 +32,19 @@ final class RowDecoder {
     private final int[] keyFromValue;
 
     private final boolean byAddress;
+
+    /** Per column, whether it is sent in binary ({@link BinaryColumns}); else as its text. */
+    private final boolean[] binary;
+
+    private final boolean[] jsonb;
+
+    /** The first resume key field. */
+    private final int keyField;
+
+    /** The field of an undecodable row's text ({@link BinaryColumns#undecodableText}), or -1. */
+    private final int undecodableField;
+
+    private final int fieldCount;
 
     RowDecoder(TableInfo table, RowOrder order) {
         this.byAddress = order.byAddress();
@@ -56,15 +68,31 @@ final class RowDecoder {
                             };
             keyFromValue[k] = integer ? index : -1;
         }
+        this.binary = new boolean[kinds.length];
+        this.jsonb = new boolean[kinds.length];
+        for (int i = 0; i < kinds.length; i++) {
+            binary[i] = BinaryColumns.binary(columns.get(i));
+            jsonb[i] = BinaryColumns.jsonb(columns.get(i));
+        }
+        this.keyField = kinds.length;
+        int keyFields = order.select(SplitQuery.ALIAS).size();
+        boolean undecodable = BinaryColumns.undecodableText(table, SplitQuery.ALIAS) != null;
+        this.undecodableField = undecodable ? keyField + keyFields : -1;
+        this.fieldCount = keyField + keyFields + (undecodable ? 1 : 0);
+    }
+
+    /** The fields of each row: the columns, the resume key, an undecodable row's text. */
+    int fieldCount() {
+        return fieldCount;
     }
 
     /** The current row of {@code rs}, the {@code ordinal}-th of its split. */
-    ReadRecord decode(ResultSet rs, long ordinal) throws SQLException {
+    ReadRecord decode(RowFields rs, long ordinal) throws SQLException {
         Object[] values = new Object[kinds.length];
         String problem = null;
         for (int i = 0; i < kinds.length; i++) {
             try {
-                values[i] = PgTypes.read(rs, i + 1, kinds[i]);
+                values[i] = binary[i] ? rs.value(i, kinds[i], jsonb[i]) : rs.text(i);
             } catch (PgTypes.Unrepresentable e) {
                 if (problem == null) {
                     problem = "column " + Sql.show(columns.get(i).name()) + ": " + e.getMessage();
@@ -78,7 +106,7 @@ final class RowDecoder {
         } else if (keyColumns.isEmpty()) {
             key = new ArrayList<>(3);
             for (int k = 1; k <= 3; k++) {
-                key.add(rs.getString(kinds.length + k));
+                key.add(rs.text(keyField + k - 1));
             }
             position.append(RowOrder.addressPosition(key));
         } else {
@@ -88,7 +116,7 @@ final class RowDecoder {
                 String text =
                         from >= 0 && values[from] != null
                                 ? values[from].toString()
-                                : rs.getString(kinds.length + k + 1);
+                                : rs.text(keyField + k);
                 key.add(text);
                 if (k > 0) {
                     position.append(',');
@@ -101,9 +129,10 @@ final class RowDecoder {
             String text;
             if (cursor != null) {
                 text = CursorValues.toText(cursor);
-            } else {
-                String raw = rs.getString(cursorIndex + 1);
-                text = raw == null ? "" : raw;
+            } else if (rs.isNull(cursorIndex)) {
+                text = "";
+            } else { // a value without a representation: the row's text holds it
+                text = undecodableText(rs).get(cursorIndex);
             }
             position.append('|')
                     .append(columns.get(cursorIndex).name())
@@ -180,8 +209,18 @@ final class RowDecoder {
         return out.toString();
     }
 
+    /** The text of each column of an undecodable row. */
+    private List<String> undecodableText(RowFields rs) throws SQLException {
+        List<String> texts = undecodableField < 0 ? null : rs.texts(undecodableField);
+        if (texts == null || texts.size() != columns.size()) {
+            throw new SQLException("the query sent no text of an undecodable row");
+        }
+        return texts;
+    }
+
     /** The row as a JSON object of PostgreSQL text values, for a deadletter. */
-    private String payload(ResultSet rs) throws SQLException {
+    private String payload(RowFields rs) throws SQLException {
+        List<String> texts = undecodableText(rs);
         StringBuilder json = new StringBuilder("{");
         for (int i = 0; i < columns.size(); i++) {
             if (i > 0) {
@@ -189,7 +228,7 @@ final class RowDecoder {
             }
             appendJsonString(json, columns.get(i).name());
             json.append(':');
-            String text = rs.getString(i + 1);
+            String text = texts.get(i);
             if (text == null) {
                 json.append("null");
             } else {

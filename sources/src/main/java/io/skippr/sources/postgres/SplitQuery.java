@@ -2,19 +2,22 @@ package io.skippr.sources.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyOut;
 
 /**
- * The SELECT that reads a split: every column, then a row's resume key as text; in the order of
- * that key ({@link RowOrder}), resuming after the split's progress.
+ * The query that reads a split, run as {@code COPY (SELECT ...) TO STDOUT (FORMAT binary)}: every
+ * column ({@link BinaryColumns}), then a row's resume key as text, then an undecodable row's text;
+ * in the order of that key ({@link RowOrder}), resuming after the split's progress. COPY takes no
+ * parameters: they are written into the SQL as literals ({@link #inline}).
  */
 final class SplitQuery {
     /** The table's alias: columns are qualified, so no output column name shadows them. */
-    private static final String ALIAS = "src";
+    static final String ALIAS = "src";
 
     private final String sql;
     private final List<Object> params;
@@ -33,9 +36,13 @@ final class SplitQuery {
         List<Object> params = new ArrayList<>();
         List<String> select = new ArrayList<>();
         for (ColumnInfo column : table.columns()) {
-            select.add(column(column.name()));
+            select.add(BinaryColumns.select(column, ALIAS));
         }
         select.addAll(order.select(ALIAS));
+        String undecodable = BinaryColumns.undecodableText(table, ALIAS);
+        if (undecodable != null) {
+            select.add(undecodable);
+        }
         List<String> where = new ArrayList<>(scope(split, params));
         if (split.lastKey() != null) {
             where.add(order.compare(ALIAS, split.lastKey(), ">", params));
@@ -215,19 +222,68 @@ final class SplitQuery {
         return ALIAS + "." + Sql.quote(name);
     }
 
-    /** Runs the query as a server-side cursor: {@code connection} must not be in autocommit. */
-    ResultSet execute(Connection connection, int fetchSize) throws SQLException {
-        PreparedStatement statement =
-                connection.prepareStatement(
-                        sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-        try {
-            statement.setFetchSize(fetchSize);
-            bind(statement, params);
-            statement.closeOnCompletion();
-            return statement.executeQuery();
-        } catch (SQLException | RuntimeException e) {
-            statement.close();
-            throw e;
+    /** The SELECT, its parameters written in as literals. */
+    String select() {
+        return inline(sql, params);
+    }
+
+    /** Starts the query as a binary COPY in {@code connection}'s transaction. */
+    CopyOut copy(Connection connection) throws SQLException {
+        return connection
+                .unwrap(PGConnection.class)
+                .getCopyAPI()
+                .copyOut("COPY (" + select() + ") TO STDOUT (FORMAT binary)");
+    }
+
+    /**
+     * {@code sql} with each {@code ?} outside quoted identifiers and string literals replaced by
+     * its parameter as a literal: a Long as a number, a String as an escape string literal ({@code
+     * E'...'}, backslashes and quotes doubled, so its meaning does not depend on {@code
+     * standard_conforming_strings}). The SQL around it gives the literal its type ({@code
+     * ?::type}).
+     */
+    static String inline(String sql, List<Object> params) {
+        StringBuilder out = new StringBuilder(sql.length() + 16 * params.size());
+        int next = 0;
+        char quote = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char ch = sql.charAt(i);
+            if (quote != 0) {
+                if (ch == quote) {
+                    quote = 0; // a doubled quote closes and opens again
+                }
+                out.append(ch);
+            } else if (ch == '"' || ch == '\'') {
+                quote = ch;
+                out.append(ch);
+            } else if (ch == '?') {
+                if (next == params.size()) {
+                    throw new IllegalStateException("more placeholders than parameters in " + sql);
+                }
+                out.append(literal(params.get(next++)));
+            } else {
+                out.append(ch);
+            }
         }
+        if (next != params.size()) {
+            throw new IllegalStateException("more parameters than placeholders in " + sql);
+        }
+        return out.toString();
+    }
+
+    static String literal(Object param) {
+        if (param instanceof Long l) {
+            return l < 0 ? "(" + l + ")" : l.toString();
+        }
+        String text = (String) param;
+        StringBuilder out = new StringBuilder(text.length() + 3).append("E'");
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (ch == '\'' || ch == '\\') {
+                out.append(ch);
+            }
+            out.append(ch);
+        }
+        return out.append('\'').toString();
     }
 }

@@ -635,8 +635,7 @@ class PostgresSourceITCase {
         try (CloseableIterator<SourceRecord> it =
                 env.fromSource(
                                 new PostgresSource(
-                                        config(List.of("restore", "restore_nokey"), null)
-                                                .withFetchSize(100)),
+                                        config(List.of("restore", "restore_nokey"), null)),
                                 WatermarkStrategy.noWatermarks(),
                                 "postgres")
                         .map(new FailOnceAfterACheckpoint(200), SerializerTypeInfo.SOURCE_RECORD)

@@ -212,13 +212,12 @@ class PostgresSplitEnumeratorTest {
                 false,
                 Map.of(),
                 100_000,
-                2_000,
                 2_000);
     }
 
     private static PostgresSourceReader reader(ReaderTask task) {
         return new PostgresSourceReader(
-                PgTestDatabase.connection(), 7, true, new Configuration(), task);
+                PgTestDatabase.connection(), true, new Configuration(), task);
     }
 
     private static PostgresEnumeratorState roundTrip(PostgresEnumeratorState state)

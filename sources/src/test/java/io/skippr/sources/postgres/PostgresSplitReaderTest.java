@@ -53,7 +53,7 @@ class PostgresSplitReaderTest {
         PostgresSplitState state = new PostgresSplitState(split);
         PostgresRecordEmitter emitter = new PostgresRecordEmitter();
         try (PostgresSplitReader reader =
-                new PostgresSplitReader(PgTestDatabase.connection(), 7, continuous)) {
+                new PostgresSplitReader(PgTestDatabase.connection(), continuous)) {
             reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
             long emitted = 0;
             while (true) {
@@ -437,7 +437,7 @@ class PostgresSplitReaderTest {
         TableInfo table = items("(1, 11)");
         try (Connection writer = PgTestDatabase.open();
                 PostgresSplitReader reader =
-                        new PostgresSplitReader(PgTestDatabase.connection(), 7, true)) {
+                        new PostgresSplitReader(PgTestDatabase.connection(), true)) {
             writer.setAutoCommit(false);
             long xid = insert(writer, "INSERT INTO " + t + " VALUES (2, 12)");
             PgTestDatabase.exec("SELECT txid_current()"); // a later transaction ends: xid in xip
