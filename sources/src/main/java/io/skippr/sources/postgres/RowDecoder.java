@@ -27,9 +27,12 @@ final class RowDecoder {
 
     /**
      * Per key column, the index of its value when the value's Java text is PostgreSQL's text too
-     * (integers), so the key's text column need not be decoded; -1 otherwise.
+     * (integers, {@link RowOrder#keyTextIsValue}), whose text is not selected; -1 otherwise.
      */
     private final int[] keyFromValue;
+
+    /** Per key column, the field of its text; -1 when it is read from its value. */
+    private final int[] keyTextField;
 
     private final boolean byAddress;
 
@@ -58,15 +61,13 @@ final class RowDecoder {
         this.keyColumns = table.primaryKey();
         this.cursorIndex = table.cursorColumn() == null ? -1 : table.indexOf(table.cursorColumn());
         this.keyFromValue = new int[keyColumns.size()];
+        this.keyTextField = new int[keyColumns.size()];
+        int textField = kinds.length;
         for (int k = 0; k < keyFromValue.length; k++) {
             int index = table.indexOf(keyColumns.get(k));
-            boolean integer =
-                    index >= 0
-                            && switch (kinds[index]) {
-                                case INT16, INT32, INT64 -> true;
-                                default -> false;
-                            };
-            keyFromValue[k] = integer ? index : -1;
+            boolean fromValue = RowOrder.keyTextIsValue(columns.get(index));
+            keyFromValue[k] = fromValue ? index : -1;
+            keyTextField[k] = fromValue ? -1 : textField++;
         }
         this.binary = new boolean[kinds.length];
         this.jsonb = new boolean[kinds.length];
@@ -113,10 +114,7 @@ final class RowDecoder {
             key = new ArrayList<>(keyColumns.size());
             for (int k = 0; k < keyColumns.size(); k++) {
                 int from = keyFromValue[k];
-                String text =
-                        from >= 0 && values[from] != null
-                                ? values[from].toString()
-                                : rs.text(keyField + k);
+                String text = from >= 0 ? values[from].toString() : rs.text(keyTextField[k]);
                 key.add(text);
                 if (k > 0) {
                     position.append(',');

@@ -96,15 +96,32 @@ final class RowOrder {
         }
     }
 
-    /** The expressions a query selects, as text, after the columns: a row's resume key. */
+    /**
+     * The expressions a query selects, as text, after the columns: a row's resume key, but for key
+     * columns whose value's Java text is their PostgreSQL text already ({@link #keyTextIsValue}).
+     */
     List<String> select(String alias) {
         if (!byAddress()) {
-            return table.primaryKey().stream().map(k -> column(alias, k) + "::text").toList();
+            return table.primaryKey().stream()
+                    .filter(k -> !keyTextIsValue(table.column(k)))
+                    .map(k -> column(alias, k) + "::text")
+                    .toList();
         }
         return List.of(
                 alias + ".tableoid::text",
                 alias + ".ctid::text",
                 "pg_relation_filenode(" + alias + ".tableoid)::text");
+    }
+
+    /**
+     * Whether a key column's text is its value's Java text: integers, which a primary key never
+     * holds as NULL. Their text is not selected.
+     */
+    static boolean keyTextIsValue(ColumnInfo column) {
+        return switch (column.type().kind()) {
+            case INT16, INT32, INT64 -> true;
+            default -> false;
+        };
     }
 
     /** The ORDER BY list. */
