@@ -153,6 +153,11 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
             }
             firstOfRead = true;
             decoder = new RowDecoder(split.table(), order);
+            try (Statement st = connection.createStatement()) {
+                // one COPY reads the whole split at the pace of the job: a statement_timeout
+                // set for the role or database would cut it, where it bounded each cursor fetch
+                st.execute("SET LOCAL statement_timeout = 0");
+            }
             rows =
                     new CopyRows(
                             SplitQuery.of(split, late ? snapshot.xmax() : null, order)

@@ -608,6 +608,60 @@ class PostgresSplitReaderTest {
         }
     }
 
+    /**
+     * A split is one COPY, read as fast as the job takes its rows: a {@code statement_timeout} of
+     * the role (or database) must not cut it when the job is slower than the timeout, as it never
+     * cut a cursor's fetches.
+     */
+    @Test
+    void aStatementTimeoutDoesNotCutASlowRead() throws Exception {
+        String role = schema + "_timed";
+        String t = Sql.table(schema, "wide");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (id bigint PRIMARY KEY, v text)",
+                // more than the socket buffers hold, so the server waits for the reader
+                "INSERT INTO "
+                        + t
+                        + " SELECT i, repeat('x', 200) FROM generate_series(1, 100000) i",
+                "CREATE ROLE " + Sql.quote(role) + " LOGIN PASSWORD 'not-a-secret'",
+                "ALTER ROLE " + Sql.quote(role) + " SET statement_timeout = '300ms'",
+                "GRANT USAGE ON SCHEMA " + Sql.quote(schema) + " TO " + Sql.quote(role),
+                "GRANT SELECT ON " + t + " TO " + Sql.quote(role));
+        try {
+            TableInfo table;
+            try (Connection c = PgTestDatabase.open()) {
+                table = PostgresCatalog.describe(c, schema, "wide", null);
+            }
+            long rows = 0;
+            try (PostgresSplitReader reader =
+                    new PostgresSplitReader(
+                            PgTestDatabase.connectionAs(role, "not-a-secret"), false)) {
+                reader.handleSplitsChanges(
+                        new SplitsAddition<>(
+                                List.of(PostgresSplit.fresh("w#1", table, null, null, null))));
+                boolean paused = false;
+                while (true) {
+                    RecordsWithSplitIds<ReadRecord> batch = reader.fetch();
+                    while (batch.nextSplit() != null) {
+                        while (batch.nextRecordFromSplit() != null) {
+                            rows++;
+                        }
+                    }
+                    if (batch.finishedSplits().contains("w#1")) {
+                        break;
+                    }
+                    if (!paused) { // a job slower than the timeout: what is timed is the pause
+                        Thread.sleep(1000);
+                        paused = true;
+                    }
+                }
+            }
+            assertThat(rows).isEqualTo(100000);
+        } finally {
+            PgTestDatabase.exec("DROP OWNED BY " + Sql.quote(role), "DROP ROLE " + Sql.quote(role));
+        }
+    }
+
     /** The virtual transaction id of {@code c}'s transaction, which this begins. */
     private static String virtualTransaction(Connection c) throws Exception {
         try (java.sql.Statement st = c.createStatement();
