@@ -8,7 +8,6 @@ import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
-import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
 
 /**
@@ -25,14 +24,8 @@ public final class BigQuerySinkFactory implements SinkFactory, KeepsDeadletters 
     @Override
     public SkipprSink create(SinkContext context) {
         return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database(context),
-                        context.pipeline(),
-                        context.entry(),
-                        context.settings().requireString("dataset"),
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
+                database(context),
+                context.settings().requireString("dataset"),
                 new BigQueryRowCheck(),
                 context);
     }

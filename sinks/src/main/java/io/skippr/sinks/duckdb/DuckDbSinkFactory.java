@@ -7,7 +7,6 @@ import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
-import io.skippr.sinks.sql.WriteMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -47,17 +46,7 @@ public final class DuckDbSinkFactory implements SinkFactory, KeepsDeadletters {
 
     /** A DuckDB-family sink into {@code database}: shared by DuckDB and MotherDuck. */
     public static SkipprSink sink(DuckDbDatabase database, SinkContext context, String schema) {
-        return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database,
-                        context.pipeline(),
-                        context.entry(),
-                        schema,
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
-                new DuckDbRowCheck(),
-                context);
+        return SqlSinks.sink(database, schema, new DuckDbRowCheck(), context);
     }
 
     @Override

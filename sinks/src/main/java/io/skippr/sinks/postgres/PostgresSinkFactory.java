@@ -7,7 +7,6 @@ import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
-import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
 
 /**
@@ -24,17 +23,7 @@ public final class PostgresSinkFactory implements SinkFactory, KeepsDeadletters 
     @Override
     public SkipprSink create(SinkContext context) {
         ResolvedSettings s = context.settings();
-        return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database(s),
-                        context.pipeline(),
-                        context.entry(),
-                        schema(s),
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
-                new PostgresRowCheck(),
-                context);
+        return SqlSinks.sink(database(s), schema(s), new PostgresRowCheck(), context);
     }
 
     @Override

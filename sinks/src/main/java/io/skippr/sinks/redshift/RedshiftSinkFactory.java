@@ -9,7 +9,6 @@ import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.sql.SqlSinks;
-import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sinks.staged.S3Stage;
 import java.util.Map;
 
@@ -28,14 +27,8 @@ public final class RedshiftSinkFactory implements SinkFactory, KeepsDeadletters 
     public SkipprSink create(SinkContext context) {
         ResolvedSettings s = context.settings();
         return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database(context),
-                        context.pipeline(),
-                        context.entry(),
-                        s.string("schema").orElse("public"),
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
+                database(context),
+                s.string("schema").orElse("public"),
                 new RedshiftRowCheck(),
                 context);
     }

@@ -7,7 +7,6 @@ import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.sql.SqlSinks;
-import io.skippr.sinks.sql.WriteMode;
 import java.util.Map;
 
 /**
@@ -25,14 +24,8 @@ public final class SnowflakeSinkFactory implements SinkFactory, KeepsDeadletters
     public SkipprSink create(SinkContext context) {
         ResolvedSettings s = context.settings();
         return SqlSinks.sink(
-                SqlSinks.prepare(
-                        database(context),
-                        context.pipeline(),
-                        context.entry(),
-                        s.string("schema").orElse("PUBLIC"),
-                        context.bounded(),
-                        WriteMode.of(context.writeMode()),
-                        context.deadletterRun()),
+                database(context),
+                s.string("schema").orElse("PUBLIC"),
                 new SnowflakeRowCheck(),
                 context);
     }

@@ -170,6 +170,28 @@ public final class SqlSinks {
     }
 
     /**
+     * The {@link SkipprSink} of {@code context} into {@code schema} of {@code database}, {@link
+     * #prepare prepared} for its run: what each SQL sink factory's {@code create} does.
+     */
+    public static SkipprSink sink(
+            SqlDatabase database,
+            String schema,
+            RowCheck check,
+            io.skippr.core.spi.SinkContext context) {
+        return sink(
+                prepare(
+                        database,
+                        context.pipeline(),
+                        context.entry(),
+                        schema,
+                        context.bounded(),
+                        WriteMode.of(context.writeMode()),
+                        context.deadletterRun()),
+                check,
+                context);
+    }
+
+    /**
      * The {@link SkipprSink} of {@code context}: a data sink, or a deadletter sink whose bounded
      * commits replace the deadletters of earlier attempts of the same data run, and whose
      * continuous run first removes a failed bounded attempt's ({@link
