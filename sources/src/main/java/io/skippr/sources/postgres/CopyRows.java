@@ -28,6 +28,7 @@ final class CopyRows implements RowFields, AutoCloseable {
     private int limit;
     private boolean started;
     private boolean ended;
+    private int rowBytes;
 
     /**
      * @param fieldCount the fields each row holds: the query's select list
@@ -79,7 +80,13 @@ final class CopyRows implements RowFields, AutoCloseable {
             lengths[i] = len;
             pos += Math.max(len, 0);
         }
+        rowBytes = pos - rowStart;
         return true;
+    }
+
+    /** The bytes of the current row's tuple as PostgreSQL sent it. */
+    int rowBytes() {
+        return rowBytes;
     }
 
     private void shiftOffsets(int fields, int shift) {

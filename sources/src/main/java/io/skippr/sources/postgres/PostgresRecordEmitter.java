@@ -4,6 +4,7 @@ import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.SchemaChange;
 import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
+import io.skippr.sources.StreamBytes;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.connector.source.SourceOutput;
@@ -17,6 +18,11 @@ import org.apache.flink.connector.base.source.reader.RecordEmitter;
 final class PostgresRecordEmitter
         implements RecordEmitter<ReadRecord, SourceRecord, PostgresSplitState> {
     private final Map<String, Long> announced = new HashMap<>();
+    private final StreamBytes bytes;
+
+    PostgresRecordEmitter(StreamBytes bytes) {
+        this.bytes = bytes;
+    }
 
     @Override
     public void emitRecord(
@@ -36,6 +42,7 @@ final class PostgresRecordEmitter
             announced.put(schema.stream(), version);
         }
         output.collect(element.record());
+        bytes.read(schema.stream(), element.bytes());
         state.advance(element.key(), element.ordinal(), element.unseen());
     }
 }

@@ -1,6 +1,7 @@
 package io.skippr.sources.postgres;
 
 import io.skippr.core.record.SourceRecord;
+import io.skippr.sources.StreamBytes;
 import io.skippr.sources.UnacknowledgedReports;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ final class PostgresSourceReader
             SourceReaderContext context) {
         super(
                 () -> new PostgresSplitReader(connection, continuous),
-                new PostgresRecordEmitter(),
+                new PostgresRecordEmitter(new StreamBytes(context.metricGroup())),
                 config,
                 context);
     }

@@ -85,7 +85,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                     break;
                 }
                 ordinal++;
-                ReadRecord record = decoder.decode(rows, ordinal);
+                ReadRecord record = decoder.decode(rows, ordinal).withBytes(rows.rowBytes());
                 if (firstOfRead) { // the split's state keeps what this read could not see
                     record = record.withUnseen(unseen);
                     firstOfRead = false;

@@ -12,13 +12,18 @@ import java.util.List;
  * @param ordinal the row's 1-based number in the split's order, counting from the split's start
  * @param unseen on the first record a read of the split sends: what its snapshot could not see, for
  *     the split's state; else null
+ * @param bytes the bytes PostgreSQL sent for the row (its binary COPY tuple); 0 for positions
  */
-record ReadRecord(SourceRecord record, List<String> key, long ordinal, Unseen unseen) {
+record ReadRecord(SourceRecord record, List<String> key, long ordinal, Unseen unseen, long bytes) {
     ReadRecord(SourceRecord record, List<String> key, long ordinal) {
-        this(record, key, ordinal, null);
+        this(record, key, ordinal, null, 0);
     }
 
     ReadRecord withUnseen(Unseen notSeen) {
-        return new ReadRecord(record, key, ordinal, notSeen);
+        return new ReadRecord(record, key, ordinal, notSeen, bytes);
+    }
+
+    ReadRecord withBytes(long sent) {
+        return new ReadRecord(record, key, ordinal, unseen, sent);
     }
 }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.skippr.config.Secret;
 import io.skippr.core.record.Row;
 import io.skippr.core.record.SchemaChange;
+import io.skippr.sources.RecordedMetrics;
+import io.skippr.sources.StreamBytes;
 import java.io.IOException;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -50,8 +52,19 @@ class PostgresSplitReaderTest {
     /** {@link #read(PostgresSplit, long, Output)} by a reader of a continuous run or not. */
     static PostgresSplit read(PostgresSplit split, long limit, Output output, boolean continuous)
             throws Exception {
+        return read(split, limit, output, continuous, new RecordedMetrics());
+    }
+
+    /** {@link #read(PostgresSplit, long, Output, boolean)}, counting into {@code metrics}. */
+    static PostgresSplit read(
+            PostgresSplit split,
+            long limit,
+            Output output,
+            boolean continuous,
+            RecordedMetrics metrics)
+            throws Exception {
         PostgresSplitState state = new PostgresSplitState(split);
-        PostgresRecordEmitter emitter = new PostgresRecordEmitter();
+        PostgresRecordEmitter emitter = new PostgresRecordEmitter(new StreamBytes(metrics));
         try (PostgresSplitReader reader =
                 new PostgresSplitReader(PgTestDatabase.connection(), continuous)) {
             reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
@@ -122,6 +135,32 @@ class PostgresSplitReaderTest {
         assertThat(read(current, Long.MAX_VALUE, rest)).isNull();
         rows.addAll(rest.rows());
         return rows;
+    }
+
+    /**
+     * {@code bytesRead} counts each row's tuple as the binary COPY sent it: a 2-byte field count,
+     * then per field a 4-byte length and its bytes (an int4, and text in UTF-8).
+     */
+    @Test
+    void eachRowCountsTheBytesPostgresSentForIt() throws Exception {
+        String t = Sql.table(schema, "sized");
+        PgTestDatabase.exec(
+                "CREATE TABLE " + t + " (id int PRIMARY KEY, name text)",
+                "INSERT INTO " + t + " VALUES (1, 'a'), (2, 'bé'), (3, NULL)");
+        RecordedMetrics metrics = new RecordedMetrics();
+        Output output = new Output();
+        assertThat(
+                        read(
+                                PostgresSplit.fresh("z#0", describe("sized"), null, null, null),
+                                Long.MAX_VALUE,
+                                output,
+                                false,
+                                metrics))
+                .isNull();
+        assertThat(output.rows()).hasSize(3);
+        long tuple = 2 + (4 + 4) + 4; // field count, id, name's length
+        assertThat(metrics.count("skippr.stream.sized.bytesRead"))
+                .isEqualTo(tuple + 1 + tuple + 3 + tuple);
     }
 
     @Test
