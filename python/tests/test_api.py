@@ -142,8 +142,9 @@ class ApiTest(unittest.TestCase):
                 str(raised.exception),
                 "deadletter_sinks.rejects (Stdout) prints each deadletter as a line and keeps"
                 " nothing, so there is nothing to read back; to list and replay deadletters, use a"
-                " table (Postgres, DuckDB, SkipprLake) or files (LocalFile, S3, GCS, AzureBlob,"
-                " SFTP) as the deadletter sink",
+                " table (Postgres, DuckDB, MotherDuck, ClickHouse, Redshift, Snowflake, Databricks,"
+                " Synapse, BigQuery, SkipprLake, AthenaIceberg) or files (LocalFile, S3, GCS,"
+                " AzureBlob, SFTP, Athena) as the deadletter sink",
             )
 
 
