@@ -7,7 +7,7 @@
 #                          SKIPPR_TEST_PG_CA (that CA's certificate) and
 #                          SKIPPR_TEST_PG_OTHER_CA (an unrelated CA's);
 #                          each SETTING is a postgresql.conf line overriding the
-#                          defaults below, e.g. 'fsync = on' or 'wal_level = logical'
+#                          defaults below, e.g. 'fsync = on' (wal_level is logical: change data capture needs it)
 #   pg_stop                stop the server and delete its files; safe to call
 #                          more than once, so use it in an EXIT trap
 
@@ -96,6 +96,7 @@ listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$PG_DIR'
 max_prepared_transactions = 64
+wal_level = logical
 fsync = off
 synchronous_commit = off
 full_page_writes = off
