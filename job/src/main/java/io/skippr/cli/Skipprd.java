@@ -54,6 +54,11 @@ public final class Skipprd implements Callable<Integer> {
         // skipprd as its own process decides where logs go (console with --log, else a file)
         System.setProperty(Logs.MANAGED, "true");
         System.setProperty("log4j2.configurationFile", "classpath:log4j2-skipprd.properties");
+        // one logging context for the process: Log4j's default builds (and configures) another
+        // for each class loader that asks, as Flink's RPC system in its own loader does
+        System.setProperty(
+                "log4j2.contextSelector",
+                "org.apache.logging.log4j.core.selector.BasicContextSelector");
         System.setProperty("skippr.console.level", "OFF");
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
@@ -65,7 +70,11 @@ public final class Skipprd implements Callable<Integer> {
             String[] args, Path cwd, Map<String, String> env, PrintWriter out, PrintWriter err) {
         CliContext context = new CliContext(cwd, env, out, err);
         CommandLine cli = new CommandLine(new Skipprd(context));
-        cli.addSubcommand(ConnectCommands.connect(context));
+        if (!"sync".equals(command(args))) {
+            // a command for each connector kind and field: building them is a tenth of a second
+            // of every sync's start-up, and a sync never needs them
+            cli.addSubcommand(ConnectCommands.connect(context));
+        }
         cli.addSubcommand(new CommandLine(new ValidateCommand(context)));
         cli.addSubcommand(new CommandLine(new SyncCommand(context)));
         cli.addSubcommand(new CommandLine(new SavepointCommand(context)));
@@ -82,6 +91,18 @@ public final class Skipprd implements Callable<Integer> {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** The command {@code args} names: its first word that is not an option or its value. */
+    static String command(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config")) {
+                i++;
+            } else if (!args[i].startsWith("-")) {
+                return args[i];
+            }
+        }
+        return null;
     }
 
     private static int handle(Exception e, PrintWriter err) {

@@ -41,6 +41,23 @@ class HelpTest {
     }
 
     @Test
+    void theCommandIsTheFirstWordThatIsNoOptionNorItsValue() {
+        // a sync is parsed without the connect commands: it must be recognised as one exactly
+        assertThat(Skipprd.command(new String[] {"--config", "sync", "connect"}))
+                .isEqualTo("connect");
+        assertThat(Skipprd.command(new String[] {"-h", "sync", "--pipeline", "p"}))
+                .isEqualTo("sync");
+        assertThat(Skipprd.command(new String[] {"--config"})).isNull();
+    }
+
+    @Test
+    void theTopHelpListsEveryCommand() {
+        CliRun run = CliRun.run(dir, "--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("connect").contains("sync").contains("validate");
+    }
+
+    @Test
     void kebabCaseAliasesWork() {
         assertThat(CliRun.run(dir, "connect", "data-sink", "athena-iceberg", "--help").exitCode())
                 .isZero();

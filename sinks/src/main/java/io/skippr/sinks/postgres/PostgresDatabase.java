@@ -67,7 +67,7 @@ public record PostgresDatabase(
                         sslrootcert);
         Connection connection;
         try {
-            connection = ds.getConnection();
+            connection = PgDataSources.connect(ds);
         } catch (SQLException e) {
             throw failure("connecting", e);
         }

@@ -11,12 +11,14 @@ import io.skippr.core.record.StreamSchema;
  */
 public abstract class StreamUnit {
     private final StreamSchema schema;
+    private final long version; // looked up once: StreamSchema.version() hashes the whole schema
     private final int cursorIndex;
     private long rows;
     private Object maxCursor;
 
     protected StreamUnit(StreamSchema schema) {
         this.schema = schema;
+        this.version = schema.version();
         this.cursorIndex =
                 schema.cursorColumn() == null ? -1 : schema.indexOf(schema.cursorColumn());
     }
@@ -27,7 +29,7 @@ public abstract class StreamUnit {
     }
 
     public final long version() {
-        return schema.version();
+        return version;
     }
 
     /** The rows written into the unit so far. */

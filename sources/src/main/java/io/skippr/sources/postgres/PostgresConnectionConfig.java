@@ -53,7 +53,7 @@ public record PostgresConnectionConfig(
         ds.setApplicationName(APPLICATION_NAME);
         Connection connection;
         try {
-            connection = ds.getConnection();
+            connection = PgDataSources.connect(ds);
         } catch (SQLException e) {
             String message = String.valueOf(e.getMessage());
             throw new IOException(
