@@ -148,6 +148,9 @@ public final class PipelineGraph {
         // checkpoint c arrive after c's snapshot and be committed as c+1's. A cluster setting
         // must not turn them on for Skippr's jobs.
         env.getCheckpointConfig().enableUnalignedCheckpoints(false);
+        // Records are immutable (SourceRecordSerializer.isImmutableType) and no operator keeps or
+        // changes one it was handed: chained operators pass them on without a copy per hop
+        env.getConfig().enableObjectReuse();
         if (request.replay() != null) {
             // one reader of the deadletters: every normalise step sees the schemas before the rows
             env.setParallelism(1);

@@ -1,5 +1,6 @@
 package io.skippr.sinks.postgres;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** A growable big-endian byte buffer: the PGCOPY rows of one staging table until they are sent. */
@@ -76,33 +77,11 @@ final class CopyBuffer {
         bytes[at + 3] = (byte) length;
     }
 
-    /** Writes {@code s} as UTF-8, straight into the buffer. */
+    /**
+     * Writes {@code s} as UTF-8 (a lone surrogate as '?'). {@code String.getBytes} copies an ASCII
+     * string's bytes in one vectorised step; a loop over its chars costs a bounds check per char.
+     */
     void writeUtf8(String s) {
-        int n = s.length();
-        ensure(3 * n); // at most 3 bytes per UTF-16 unit
-        for (int i = 0; i < n; i++) {
-            char ch = s.charAt(i);
-            if (ch < 0x80) {
-                bytes[size++] = (byte) ch;
-            } else if (ch < 0x800) {
-                bytes[size++] = (byte) (0xC0 | (ch >> 6));
-                bytes[size++] = (byte) (0x80 | (ch & 0x3F));
-            } else if (Character.isHighSurrogate(ch)
-                    && i + 1 < n
-                    && Character.isLowSurrogate(s.charAt(i + 1))) {
-                int cp = Character.toCodePoint(ch, s.charAt(++i));
-                bytes[size++] = (byte) (0xF0 | (cp >> 18));
-                bytes[size++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                bytes[size++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                bytes[size++] = (byte) (0x80 | (cp & 0x3F));
-            } else if (Character.isSurrogate(ch)) {
-                bytes[size++] =
-                        (byte) '?'; // a lone surrogate has no UTF-8 form (as String.getBytes)
-            } else {
-                bytes[size++] = (byte) (0xE0 | (ch >> 12));
-                bytes[size++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
-                bytes[size++] = (byte) (0x80 | (ch & 0x3F));
-            }
-        }
+        write(s.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -175,10 +175,12 @@ final class PgCopy {
         BigDecimal v = value.scale() < 0 ? value.setScale(0) : value;
         int dscale = v.scale();
         int pad = (4 - dscale % 4) % 4; // fraction digits to a multiple of 4
-        if (v.precision() + pad <= 18) {
-            // fits a long even after padding: no BigInteger arithmetic, no arrays
-            long unscaled = v.unscaledValue().longValue();
-            numeric(buf, Math.abs(unscaled) * POW10[pad], unscaled < 0, dscale, pad);
+        BigInteger unscaled = v.unscaledValue();
+        if (unscaled.bitLength() + 4 * pad <= 62) {
+            // fits a long even after padding (10^pad < 2^(4 pad)): no BigInteger arithmetic, no
+            // arrays, and no precision() (a digit count per value)
+            long u = unscaled.longValue();
+            numeric(buf, Math.abs(u) * POW10[pad], u < 0, dscale, pad);
         } else {
             numericOfBigInteger(buf, v);
         }
@@ -219,7 +221,7 @@ final class PgCopy {
 
     /**
      * The send format of {@code padded} (the absolute unscaled value times 10^{@code pad}, below
-     * 10^18) with display scale {@code dscale}: at most 5 base-10000 digits.
+     * 2^62) with display scale {@code dscale}: at most 5 base-10000 digits.
      */
     private static void numeric(
             CopyBuffer buf, long padded, boolean negative, int dscale, int pad) {

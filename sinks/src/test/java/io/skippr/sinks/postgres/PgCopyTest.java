@@ -15,6 +15,15 @@ class PgCopyTest {
     }
 
     @Test
+    void textIsUtf8WithALoneSurrogateAsAQuestionMark() {
+        CopyBuffer buf = new CopyBuffer(2);
+        buf.writeUtf8("a\u00e9\u20ac\ud83d\ude00\ud800z");
+        assertThat(java.util.Arrays.copyOf(buf.bytes(), buf.size()))
+                .containsExactly(
+                        0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0x3f, 0x7a);
+    }
+
+    @Test
     void numericsAreBase10000DigitsWithWeightSignAndScale() {
         // length, ndigits, weight, sign, dscale, digits
         assertThat(numeric("12345.678"))
@@ -48,8 +57,8 @@ class PgCopyTest {
     void theLongPathEncodesAsTheBigIntegerPath() {
         java.util.Random random = new java.util.Random(42);
         for (int i = 0; i < 20_000; i++) {
-            int digits = 1 + random.nextInt(18);
-            long unscaled = (long) (random.nextDouble() * Math.pow(10, digits));
+            int digits = 1 + random.nextInt(19); // up to Long.MAX_VALUE's 19 digits
+            long unscaled = (long) (random.nextDouble() * Math.min(Math.pow(10, digits), 9e18));
             if (random.nextInt(5) == 0) {
                 unscaled = unscaled / 10_000 * 10_000; // trailing zero groups
             }
