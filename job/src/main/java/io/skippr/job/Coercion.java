@@ -18,6 +18,16 @@ import java.util.UUID;
  * decimals that need rounding, and text that does not parse are refused, never guessed.
  */
 final class Coercion {
+    /** 10^0 to 10^18. */
+    private static final long[] POW10 = new long[19];
+
+    static {
+        POW10[0] = 1;
+        for (int i = 1; i < POW10.length; i++) {
+            POW10[i] = POW10[i - 1] * 10;
+        }
+    }
+
     private Coercion() {}
 
     static Object coerce(Object value, DataType type) throws CoercionException {
@@ -60,12 +70,28 @@ final class Coercion {
         throw new CoercionException("expected " + type + ", found '" + shown + "'");
     }
 
-    private static boolean fits(BigDecimal d, DataType type) {
+    /**
+     * Whether {@code d} has at most the type's fraction digits (its scale) and integer digits (its
+     * precision less its scale). The digit count is {@code d.precision()}, which counts digits by
+     * arithmetic on every call: a value whose unscaled number fits a long is compared with a power
+     * of ten instead.
+     */
+    static boolean fits(BigDecimal d, DataType type) {
         if (type.precision() == 0) {
             return true;
         }
-        return d.scale() <= type.scale()
-                && d.precision() - d.scale() <= type.precision() - type.scale();
+        if (d.scale() > type.scale()) {
+            return false;
+        }
+        int digits = type.precision() - type.scale() + d.scale(); // at most, in the unscaled value
+        if (digits <= 0) {
+            return false; // every value has a digit, even zero
+        }
+        BigInteger unscaled = d.unscaledValue();
+        if (unscaled.bitLength() > 62) {
+            return d.precision() <= digits;
+        }
+        return digits >= POW10.length || Math.abs(unscaled.longValue()) < POW10[digits];
     }
 
     private static Boolean bool(Object value) throws CoercionException {

@@ -14,6 +14,8 @@ import org.apache.flink.metrics.MetricGroup;
 public final class StreamBytes {
     private final MetricGroup group;
     private final Map<String, Counter> counters = new HashMap<>();
+    private String lastStream;
+    private Counter lastCounter;
 
     public StreamBytes(MetricGroup readerGroup) {
         this.group = readerGroup.addGroup("skippr");
@@ -21,11 +23,13 @@ public final class StreamBytes {
 
     /** {@code bytes} more of {@code stream} were read (0 shows the stream's counter). */
     public void read(String stream, long bytes) {
-        Counter counter = counters.get(stream);
+        Counter counter = stream == lastStream ? lastCounter : counters.get(stream);
         if (counter == null) {
             counter = group.addGroup("stream", stream).counter("bytesRead");
             counters.put(stream, counter);
         }
+        lastStream = stream; // a reader reads one stream's rows in a row
+        lastCounter = counter;
         if (bytes > 0) {
             counter.inc(bytes);
         }

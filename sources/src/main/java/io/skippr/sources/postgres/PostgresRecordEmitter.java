@@ -19,6 +19,8 @@ final class PostgresRecordEmitter
         implements RecordEmitter<ReadRecord, SourceRecord, PostgresSplitState> {
     private final Map<String, Long> announced = new HashMap<>();
     private final StreamBytes bytes;
+    private StreamSchema lastSchema; // of the record emitted last, announced
+    private long lastVersion;
 
     PostgresRecordEmitter(StreamBytes bytes) {
         this.bytes = bytes;
@@ -36,10 +38,14 @@ final class PostgresRecordEmitter
         }
         StreamSchema schema = state.schema();
         long version = state.schemaVersion();
-        Long seen = announced.get(schema.stream());
-        if (seen == null || seen != version) {
-            output.collect(new SchemaChange(schema));
-            announced.put(schema.stream(), version);
+        if (schema != lastSchema || version != lastVersion) { // a split's rows share one schema
+            Long seen = announced.get(schema.stream());
+            if (seen == null || seen != version) {
+                output.collect(new SchemaChange(schema));
+                announced.put(schema.stream(), version);
+            }
+            lastSchema = schema;
+            lastVersion = version;
         }
         output.collect(element.record());
         bytes.read(schema.stream(), element.bytes());
