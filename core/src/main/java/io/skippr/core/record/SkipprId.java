@@ -24,10 +24,16 @@ public final class SkipprId {
      */
     public static final class Hasher {
         private final MessageDigest sha = sha256();
+        private String lastStream = "";
+        private byte[] lastStreamBytes = {};
 
         public String of(String stream, String position) {
-            sha.reset();
-            sha.update(stream.getBytes(StandardCharsets.UTF_8));
+            if (!stream.equals(lastStream)) { // rows come stream by stream
+                lastStream = stream;
+                lastStreamBytes = stream.getBytes(StandardCharsets.UTF_8);
+            }
+            // digest() below leaves the digest reset for the next id
+            sha.update(lastStreamBytes);
             sha.update((byte) 0);
             byte[] digest = sha.digest(position.getBytes(StandardCharsets.UTF_8));
             char[] out = new char[32];
