@@ -27,7 +27,8 @@ import org.apache.flink.types.Row;
  * highest id.
  */
 public final class FlinkJdbcPeer {
-    private static final String COLUMNS = "\"id\", \"customer_id\", \"amount\", \"status\", \"created_at\"";
+    private static final String COLUMNS =
+            "\"id\", \"customer_id\", \"amount\", \"status\", \"created_at\"";
 
     public static void main(String[] args) throws Exception {
         String url = args[0];
