@@ -41,6 +41,9 @@ public final class FlinkJdbcPeer {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(parallelism);
 
+        String select =
+                "SELECT " + COLUMNS + " FROM \"bench_src\".\"src\" WHERE \"id\" BETWEEN ? AND ?";
+        String insert = "INSERT INTO " + target + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?)";
         TypeInformation<Row> rowType =
                 new RowTypeInfo(
                         BasicTypeInfo.LONG_TYPE_INFO,
@@ -54,10 +57,7 @@ public final class FlinkJdbcPeer {
                         .setDriverName("org.postgresql.Driver")
                         .setUsername(user)
                         .setPassword(password)
-                        .setSql(
-                                "SELECT "
-                                        + COLUMNS
-                                        + " FROM \"bench_src\".\"src\" WHERE \"id\" BETWEEN ? AND ?")
+                        .setSql(select)
                         .setJdbcParameterValuesProvider(
                                 new JdbcNumericBetweenParametersProvider(1, Math.max(1, maxId))
                                         .ofBatchNum(4 * parallelism))
@@ -68,7 +68,7 @@ public final class FlinkJdbcPeer {
         JdbcSink<Row> sink =
                 JdbcSink.<Row>builder()
                         .withQueryStatement(
-                                "INSERT INTO " + target + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?)",
+                                insert,
                                 (statement, row) -> {
                                     statement.setObject(1, row.getField(0), Types.BIGINT);
                                     statement.setObject(2, row.getField(1), Types.INTEGER);
