@@ -7,7 +7,7 @@ import java.util.Set;
  * PostgreSQL types to Skippr's {@link DataType}s; {@link BinaryValues} reads their values as the
  * Java classes of {@link DataType.Kind}. The mapping is documented in docs/connectors/postgres.md.
  */
-final class PgTypes {
+public final class PgTypes {
     /** Built-in types read as STRING with their text. */
     private static final Set<String> TEXT_TYPES =
             Set.of("text", "varchar", "bpchar", "name", "char");
@@ -22,7 +22,7 @@ final class PgTypes {
      * @param category pg_type.typcategory ({@code A} for arrays)
      * @param typmod the type modifier, -1 for none
      */
-    static DataType map(String typname, boolean builtin, char category, int typmod) {
+    public static DataType map(String typname, boolean builtin, char category, int typmod) {
         if (category == 'A') {
             return DataType.STRING;
         }

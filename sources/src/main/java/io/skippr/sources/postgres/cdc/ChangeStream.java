@@ -1,0 +1,155 @@
+package io.skippr.sources.postgres.cdc;
+
+import io.skippr.sources.postgres.PostgresConnectionConfig;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+
+/**
+ * The committed transactions of a logical replication slot's {@code pgoutput} stream (protocol 1,
+ * text values), whole and in commit order, from a start LSN. The slot's confirmed flush LSN moves
+ * only by {@link #confirm}: never by reading, so the server keeps every change the caller has not
+ * confirmed and sends it again after a reconnect. Status updates (which keep the connection alive
+ * and report the confirmed LSN) go out every {@code statusInterval} while the caller polls. One
+ * thread uses a stream at a time.
+ */
+public final class ChangeStream implements AutoCloseable {
+    private static final long IDLE_PAUSE_MILLIS = 5;
+
+    private final Connection connection;
+    private final PGReplicationStream stream;
+    private final TransactionAssembler assembler = new TransactionAssembler();
+    private long confirmed;
+
+    private ChangeStream(Connection connection, PGReplicationStream stream, long confirmed) {
+        this.connection = connection;
+        this.stream = stream;
+        this.confirmed = confirmed;
+    }
+
+    /**
+     * Starts streaming {@code slot} for {@code publication}: transactions that commit at or after
+     * {@code startLsn}, or after the slot's confirmed flush LSN when that is later (0 for the
+     * slot's own position).
+     */
+    public static ChangeStream open(
+            PostgresConnectionConfig config,
+            String slot,
+            String publication,
+            long startLsn,
+            Duration statusInterval)
+            throws IOException {
+        Slots.checkSlotName(slot);
+        Connection connection = null;
+        try {
+            connection = ReplicationConnections.open(config);
+            PGReplicationStream stream =
+                    connection
+                            .unwrap(PGConnection.class)
+                            .getReplicationAPI()
+                            .replicationStream()
+                            .logical()
+                            .withSlotName(slot)
+                            .withStartPosition(LogSequenceNumber.valueOf(startLsn))
+                            .withSlotOption("proto_version", "1")
+                            .withSlotOption("publication_names", Slots.quoteName(publication))
+                            .withStatusInterval(
+                                    (int) statusInterval.toMillis(), TimeUnit.MILLISECONDS)
+                            .start();
+            return new ChangeStream(connection, stream, startLsn);
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            throw new IOException(
+                    "Could not start replication from slot "
+                            + slot
+                            + " (publication "
+                            + Slots.quoteName(publication)
+                            + ") on "
+                            + config.describe()
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** The next committed transaction, or null when none completed within {@code timeout}. */
+    public Transaction next(Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (true) {
+                ByteBuffer message = stream.readPending();
+                if (message != null) {
+                    long lsn = stream.getLastReceiveLSN().asLong();
+                    Transaction done = assembler.accept(lsn, PgOutputDecoder.decode(message));
+                    if (done != null) {
+                        return done;
+                    }
+                } else if (System.nanoTime() - deadline >= 0) {
+                    return null;
+                } else {
+                    Thread.sleep(IDLE_PAUSE_MILLIS);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IOException("Reading the replication stream failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading the replication stream", e);
+        }
+    }
+
+    /**
+     * Tells the server that everything before {@code lsn} (a {@link Transaction#endLsn()}) is safe
+     * in the destination: the slot's confirmed flush LSN moves there, and the server may recycle
+     * the WAL before it. An LSN below what was confirmed already is ignored.
+     */
+    public void confirm(long lsn) throws IOException {
+        if (lsn <= confirmed) {
+            return;
+        }
+        LogSequenceNumber position = LogSequenceNumber.valueOf(lsn);
+        stream.setFlushedLSN(position);
+        stream.setAppliedLSN(position);
+        try {
+            stream.forceUpdateStatus();
+        } catch (SQLException e) {
+            throw new IOException(
+                    "Could not confirm LSN " + Lsn.show(lsn) + " to the server: " + e.getMessage(),
+                    e);
+        }
+        confirmed = lsn;
+    }
+
+    /** The last LSN {@link #confirm} sent (the start LSN before any). */
+    public long confirmed() {
+        return confirmed;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            stream.close();
+        } catch (SQLException e) {
+            throw new IOException("Could not close the replication stream: " + e.getMessage(), e);
+        } finally {
+            closeQuietly(connection);
+        }
+    }
+
+    static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // closing after a failure: the original failure is what matters
+        }
+    }
+}
