@@ -12,10 +12,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * The real PostgreSQL the tests run against, from the {@code SKIPPR_TEST_PG_*} variables that
  * {@code scripts/test} exports. Without them the tests fail: they are never skipped.
  */
-final class PgTestDatabase {
+public final class PgTestDatabase {
     private PgTestDatabase() {}
 
-    static PostgresConnectionConfig connection() {
+    public static PostgresConnectionConfig connection() {
         return connectionAs(env("SKIPPR_TEST_PG_USER"), env("SKIPPR_TEST_PG_PASSWORD"));
     }
 
@@ -43,24 +43,24 @@ final class PgTestDatabase {
         return value;
     }
 
-    static Connection open() throws IOException {
+    public static Connection open() throws IOException {
         return connection().connect();
     }
 
     /** Creates a schema named {@code prefix} and a random suffix, and returns its name. */
-    static String createSchema(String prefix) throws Exception {
+    public static String createSchema(String prefix) throws Exception {
         String name = prefix + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
         exec("CREATE SCHEMA " + Sql.quote(name));
         return name;
     }
 
-    static void dropSchema(String name) throws Exception {
+    public static void dropSchema(String name) throws Exception {
         if (name != null) {
             exec("DROP SCHEMA IF EXISTS " + Sql.quote(name) + " CASCADE");
         }
     }
 
-    static void exec(String... statements) throws IOException, SQLException {
+    public static void exec(String... statements) throws IOException, SQLException {
         try (Connection c = open();
                 Statement s = c.createStatement()) {
             for (String sql : statements) {
@@ -70,7 +70,7 @@ final class PgTestDatabase {
     }
 
     /** Runs {@code sql} in {@code c}'s transaction. */
-    static void execIn(Connection c, String... statements) throws SQLException {
+    public static void execIn(Connection c, String... statements) throws SQLException {
         try (Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);

@@ -1,0 +1,486 @@
+package io.skippr.sources.postgres.cdc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.sources.postgres.PgTestDatabase;
+import io.skippr.sources.postgres.PostgresConnectionConfig;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slots, the exported snapshot and the change stream against the test PostgreSQL (wal_level
+ * logical). Each test has its own schema, publication and slot, all dropped at the end. A test ends
+ * its changes with a row in table {@code m} and reads up to it, so "nothing else came" is checked
+ * without waiting for a timeout.
+ */
+class ChangeStreamITCase {
+    private static final Duration CREATE_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration STATUS_INTERVAL = Duration.ofMillis(100);
+
+    private final PostgresConnectionConfig config = PgTestDatabase.connection();
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private String schema;
+    private String slot;
+
+    @BeforeEach
+    void createSchema() throws Exception {
+        schema = PgTestDatabase.createSchema("skippr_cdc_");
+        slot = schema;
+        exec("CREATE TABLE " + table("m") + " (id int PRIMARY KEY)");
+    }
+
+    @AfterEach
+    void dropAll() throws Exception {
+        for (AutoCloseable closeable : open) {
+            ChangeStream.closeQuietly(closeable);
+        }
+        try (Connection c = PgTestDatabase.open()) {
+            dropSlotWhenReleased(c);
+            Slots.dropPublication(c, schema);
+        }
+        PgTestDatabase.dropSchema(schema);
+    }
+
+    @Test
+    void insertsUpdatesAndDeletesOfSeveralTypesComeAsTypedValuesInCommitOrder() throws Exception {
+        exec(
+                "CREATE TABLE "
+                        + table("t")
+                        + " (id int PRIMARY KEY, i2 smallint, i8 bigint, f8 float8,"
+                        + " n numeric(10,2), b bool, d date, tm time, ts timestamp,"
+                        + " tz timestamptz, u uuid, by bytea, j jsonb, s text)");
+        ChangeStream stream = start("t");
+        List<Long> xids = new ArrayList<>();
+        try (Connection c = PgTestDatabase.open()) {
+            c.setAutoCommit(false);
+            PgTestDatabase.execIn(
+                    c,
+                    "INSERT INTO "
+                            + table("t")
+                            + " VALUES (1, -7, 9000000000, 1.5, 12.30, true, '2024-02-29',"
+                            + " '10:11:12.5', '2024-05-01 10:00:00.123456',"
+                            + " '2024-05-01 12:00:00+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',"
+                            + " '\\x00ff', '{\"k\": [1, 2]}', 'é, \"quoted\"'),"
+                            + " (2, NULL, NULL, 'NaN', NULL, NULL, NULL, NULL, NULL, NULL,"
+                            + " NULL, NULL, NULL, NULL)");
+            xids.add(xid(c));
+            c.commit();
+            PgTestDatabase.execIn(
+                    c, "UPDATE " + table("t") + " SET s = 'new', n = 0.5 WHERE id = 1");
+            xids.add(xid(c));
+            c.commit();
+            PgTestDatabase.execIn(c, "DELETE FROM " + table("t") + " WHERE id = 2");
+            xids.add(xid(c));
+            c.commit();
+        }
+        List<Transaction> txs = readToMarker(stream);
+
+        assertThat(txs).extracting(Transaction::xid).containsExactlyElementsOf(xids);
+        assertThat(txs.get(0).commitLsn()).isLessThan(txs.get(1).commitLsn());
+        assertThat(txs.get(1).commitLsn()).isLessThan(txs.get(2).commitLsn());
+        for (Transaction tx : txs) {
+            assertThat(tx.endLsn()).isGreaterThan(tx.commitLsn());
+            assertThat(tx.commitTime()).isBetween(Instant.now().minusSeconds(120), Instant.now());
+            for (Change change : tx.changes()) {
+                assertThat(change.lsn()).isLessThan(tx.commitLsn());
+                assertThat(change.commitLsn()).isEqualTo(tx.commitLsn());
+                assertThat(change.xid()).isEqualTo(tx.xid());
+                assertThat(change.commitTime()).isEqualTo(tx.commitTime());
+                assertThat(change.schema()).isEqualTo(schema);
+                assertThat(change.table()).isEqualTo("t");
+            }
+        }
+
+        List<Change> inserts = txs.get(0).changes();
+        assertThat(inserts).extracting(Change::op).containsOnly(Change.Op.INSERT);
+        assertThat(inserts.get(0).lsn()).isLessThan(inserts.get(1).lsn());
+        assertThat(values(inserts.get(0).newValues()))
+                .containsExactly(
+                        1,
+                        (short) -7,
+                        9_000_000_000L,
+                        1.5d,
+                        new BigDecimal("12.30"),
+                        true,
+                        LocalDate.of(2024, 2, 29),
+                        LocalTime.of(10, 11, 12, 500_000_000),
+                        LocalDateTime.of(2024, 5, 1, 10, 0, 0, 123_456_000),
+                        Instant.parse("2024-05-01T10:00:00Z"),
+                        UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"),
+                        new byte[] {0, -1},
+                        "{\"k\": [1, 2]}",
+                        "é, \"quoted\"");
+        assertThat(inserts.get(0).columns())
+                .extracting(ChangeColumn::name)
+                .containsExactly(
+                        "id", "i2", "i8", "f8", "n", "b", "d", "tm", "ts", "tz", "u", "by", "j",
+                        "s");
+        assertThat(inserts.get(0).columns())
+                .extracting(ChangeColumn::key)
+                .containsExactly(
+                        true, false, false, false, false, false, false, false, false, false, false,
+                        false, false, false);
+        assertThat(inserts.get(1).newValues().get(0).value()).isEqualTo(2);
+        assertThat(inserts.get(1).newValues().get(3).value()).isEqualTo(Double.NaN);
+        assertThat(inserts.get(1).newValues().subList(4, 14))
+                .allMatch(v -> v.state() == ColumnValue.State.NULL);
+
+        Change update = txs.get(1).changes().get(0);
+        assertThat(update.op()).isEqualTo(Change.Op.UPDATE);
+        assertThat(update.oldValues())
+                .as("DEFAULT identity, key unchanged: no old tuple")
+                .isEmpty();
+        assertThat(update.newValues().get(4).value()).isEqualTo(new BigDecimal("0.50"));
+        assertThat(update.newValues().get(13).value()).isEqualTo("new");
+        assertThat(update.newValues().get(2).value()).isEqualTo(9_000_000_000L);
+
+        Change delete = txs.get(2).changes().get(0);
+        assertThat(delete.op()).isEqualTo(Change.Op.DELETE);
+        assertThat(delete.newValues()).isEmpty();
+        assertThat(delete.oldIsKey()).isTrue();
+        assertThat(delete.oldValues().get(0).value()).isEqualTo(2);
+        assertThat(delete.oldValues().subList(1, 14))
+                .allMatch(v -> v.state() == ColumnValue.State.NULL);
+    }
+
+    @Test
+    void aTransactionOpenWhileAnotherCommitsComesAfterIt() throws Exception {
+        exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
+        ChangeStream stream = start("t");
+        try (Connection early = PgTestDatabase.open()) {
+            early.setAutoCommit(false);
+            PgTestDatabase.execIn(early, "INSERT INTO " + table("t") + " VALUES (1)");
+            exec("INSERT INTO " + table("t") + " VALUES (2)");
+            PgTestDatabase.execIn(early, "INSERT INTO " + table("t") + " VALUES (3)");
+            early.commit();
+        }
+        List<Transaction> txs = readToMarker(stream);
+        assertThat(txs).hasSize(2);
+        assertThat(ids(txs.get(0))).containsExactly(2);
+        assertThat(ids(txs.get(1))).containsExactly(1, 3);
+        assertThat(txs.get(0).endLsn()).isLessThanOrEqualTo(txs.get(1).commitLsn());
+        assertThat(txs.get(1).changes().get(0).lsn())
+                .as("the later commit's first change was written before the earlier commit")
+                .isLessThan(txs.get(0).commitLsn());
+    }
+
+    @Test
+    void anUpdateThatLeavesAToastedValueAloneMarksItUnchanged() throws Exception {
+        exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY, big text, note text)");
+        ChangeStream stream = start("t");
+        // 200 md5 digests: 6,400 characters pglz cannot shrink, stored out of line
+        exec(
+                "INSERT INTO "
+                        + table("t")
+                        + " SELECT 1, string_agg(md5(i::text), '' ORDER BY i), 'first'"
+                        + " FROM generate_series(1, 200) i",
+                "UPDATE " + table("t") + " SET note = 'second' WHERE id = 1");
+        String big;
+        try (Connection c = PgTestDatabase.open();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT big, pg_column_size(big), pg_column_compression(big)"
+                                        + " FROM "
+                                        + table("t"))) {
+            rs.next();
+            big = rs.getString(1);
+            assertThat(rs.getInt(2)).as("stored size").isEqualTo(6_400);
+            assertThat(rs.getString(3)).as("compression").isNull();
+        }
+        List<Transaction> txs = readToMarker(stream);
+        assertThat(txs).hasSize(2);
+        assertThat(txs.get(0).changes().get(0).newValues().get(1).value()).isEqualTo(big);
+        Change update = txs.get(1).changes().get(0);
+        assertThat(update.newValues().get(1).state()).isEqualTo(ColumnValue.State.UNCHANGED);
+        assertThat(update.newValues().get(1).value()).isNull();
+        assertThat(update.newValues().get(2).value()).isEqualTo("second");
+    }
+
+    @Test
+    void replicaIdentityFullGivesTheWholeOldRow() throws Exception {
+        exec(
+                "CREATE TABLE " + table("t") + " (id int PRIMARY KEY, name text, score int)",
+                "ALTER TABLE " + table("t") + " REPLICA IDENTITY FULL",
+                "INSERT INTO " + table("t") + " VALUES (1, 'one', 10), (2, 'two', NULL)");
+        ChangeStream stream = start("t");
+        exec(
+                "UPDATE " + table("t") + " SET score = 11 WHERE id = 1",
+                "DELETE FROM " + table("t") + " WHERE id = 2");
+        List<Transaction> txs = readToMarker(stream);
+        Change update = txs.get(0).changes().get(0);
+        assertThat(update.oldIsKey()).isFalse();
+        assertThat(values(update.oldValues())).containsExactly(1, "one", 10);
+        assertThat(values(update.newValues())).containsExactly(1, "one", 11);
+        assertThat(update.columns()).extracting(ChangeColumn::key).containsOnly(true);
+        Change delete = txs.get(1).changes().get(0);
+        assertThat(delete.oldIsKey()).isFalse();
+        assertThat(delete.oldValues().get(1).value()).isEqualTo("two");
+        assertThat(delete.oldValues().get(2).state()).isEqualTo(ColumnValue.State.NULL);
+    }
+
+    @Test
+    void theExportedSnapshotSeesExactlyWhatCommittedBeforeTheSlot() throws Exception {
+        exec(
+                "CREATE TABLE " + table("t") + " (id int PRIMARY KEY)",
+                "INSERT INTO " + table("t") + " VALUES (1)");
+        publish("t");
+        List<Integer> snapshotIds = new ArrayList<>();
+        try (SlotSnapshot created = Slots.createSlot(config, slot, CREATE_TIMEOUT)) {
+            assertThat(created.slotName()).isEqualTo(slot);
+            assertThat(created.snapshotName()).isNotBlank();
+            assertThat(Lsn.show(created.consistentPoint()))
+                    .isEqualTo(slotLsn("confirmed_flush_lsn"));
+            exec("INSERT INTO " + table("t") + " VALUES (2)");
+            try (Connection reader = PgTestDatabase.open()) {
+                reader.setAutoCommit(false);
+                PgTestDatabase.execIn(
+                        reader,
+                        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+                        "SET TRANSACTION SNAPSHOT '" + created.snapshotName() + "'");
+                try (Statement s = reader.createStatement();
+                        ResultSet rs =
+                                s.executeQuery("SELECT id FROM " + table("t") + " ORDER BY id")) {
+                    while (rs.next()) {
+                        snapshotIds.add(rs.getInt(1));
+                    }
+                }
+                reader.commit();
+            }
+        }
+        assertThat(snapshotIds).containsExactly(1);
+        ChangeStream stream = track(ChangeStream.open(config, slot, schema, 0, STATUS_INTERVAL));
+        List<Transaction> txs = readToMarker(stream);
+        assertThat(txs).hasSize(1);
+        assertThat(ids(txs.get(0))).containsExactly(2);
+    }
+
+    @Test
+    void confirmMovesTheSlotOnlyThereAndAReconnectResendsTheRest() throws Exception {
+        exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
+        ChangeStream stream = start("t");
+        String createdAt = slotLsn("confirmed_flush_lsn");
+        exec(
+                "INSERT INTO " + table("t") + " VALUES (1)",
+                "INSERT INTO " + table("t") + " VALUES (2)");
+        List<Transaction> txs = readToMarker(stream);
+        assertThat(txs).hasSize(2);
+        // reading, and status updates while polling, leave the slot where it was
+        assertThat(stream.next(Duration.ofMillis(5 * STATUS_INTERVAL.toMillis()))).isNull();
+        assertThat(slotLsn("confirmed_flush_lsn")).isEqualTo(createdAt);
+
+        Transaction first = txs.get(0);
+        stream.confirm(first.endLsn());
+        awaitConfirmed(Lsn.show(first.endLsn()));
+        stream.close();
+
+        ChangeStream again = track(ChangeStream.open(config, slot, schema, 0, STATUS_INTERVAL));
+        Transaction resent = again.next(READ_TIMEOUT);
+        assertThat(resent).isNotNull();
+        assertThat(resent.xid()).isEqualTo(txs.get(1).xid());
+        assertThat(resent.commitLsn()).isEqualTo(txs.get(1).commitLsn());
+        assertThat(ids(resent)).containsExactly(2);
+        Transaction marker = again.next(READ_TIMEOUT);
+        assertThat(marker.changes().get(0).table()).isEqualTo("m");
+    }
+
+    @Test
+    void slotCreationBlockedByOpenTransactionsTimesOutNamingThem() throws Exception {
+        exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
+        String gid = schema + "_prepared";
+        try (Connection blocker = PgTestDatabase.open()) {
+            blocker.setAutoCommit(false);
+            PgTestDatabase.execIn(blocker, "INSERT INTO " + table("t") + " VALUES (1)");
+            int pid;
+            try (Statement s = blocker.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                rs.next();
+                pid = rs.getInt(1);
+            }
+            try (Connection preparer = PgTestDatabase.open()) {
+                preparer.setAutoCommit(false);
+                PgTestDatabase.execIn(
+                        preparer,
+                        "INSERT INTO " + table("t") + " VALUES (2)",
+                        "PREPARE TRANSACTION '" + gid + "'");
+            }
+            try {
+                assertThatThrownBy(() -> Slots.createSlot(config, slot, Duration.ofSeconds(2)))
+                        .isInstanceOf(IOException.class)
+                        .hasMessageStartingWith(
+                                "Creating replication slot "
+                                        + slot
+                                        + " on "
+                                        + config.describe()
+                                        + " did not finish within 2 s: PostgreSQL makes a new"
+                                        + " slot wait until every transaction open when its"
+                                        + " creation started has ended. Open transactions: ")
+                        .hasMessageContaining(
+                                "session pid "
+                                        + pid
+                                        + " (user \""
+                                        + config.user()
+                                        + "\", application \"skippr-read\", idle in transaction,"
+                                        + " xid ")
+                        .hasMessageContaining("prepared transaction '" + gid + "' (xid ")
+                        .hasMessageEndingWith(
+                                " End them (COMMIT or ROLLBACK, COMMIT PREPARED or ROLLBACK"
+                                        + " PREPARED, or SELECT pg_terminate_backend(pid)) and try"
+                                        + " again.");
+            } finally {
+                exec("ROLLBACK PREPARED '" + gid + "'");
+            }
+            blocker.rollback();
+        }
+        awaitNoSlot();
+    }
+
+    private ChangeStream start(String table) throws Exception {
+        publish(table);
+        try (SlotSnapshot created = Slots.createSlot(config, slot, CREATE_TIMEOUT)) {
+            assertThat(created.consistentPoint()).isPositive();
+        }
+        return track(ChangeStream.open(config, slot, schema, 0, STATUS_INTERVAL));
+    }
+
+    private void publish(String table) throws Exception {
+        try (Connection c = PgTestDatabase.open()) {
+            Slots.ensurePublication(
+                    c,
+                    schema,
+                    List.of(new Slots.TableName(schema, table), new Slots.TableName(schema, "m")));
+            assertThat(Slots.publishedTables(c, schema))
+                    .containsExactlyInAnyOrder(
+                            new Slots.TableName(schema, table), new Slots.TableName(schema, "m"));
+        }
+    }
+
+    /** Commits a row into {@code m}, then returns the transactions before it. */
+    private List<Transaction> readToMarker(ChangeStream stream) throws Exception {
+        exec("INSERT INTO " + table("m") + " VALUES (1)");
+        List<Transaction> before = new ArrayList<>();
+        while (true) {
+            Transaction tx = stream.next(READ_TIMEOUT);
+            assertThat(tx).as("a transaction within " + READ_TIMEOUT).isNotNull();
+            if (tx.changes().get(0).table().equals("m")) {
+                return before;
+            }
+            before.add(tx);
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        open.add(closeable);
+        return closeable;
+    }
+
+    private String table(String name) {
+        return Slots.quoteName(schema) + "." + Slots.quoteName(name);
+    }
+
+    private static void exec(String... statements) throws Exception {
+        PgTestDatabase.exec(statements);
+    }
+
+    private static long xid(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT pg_current_xact_id()::text::bigint")) {
+            rs.next();
+            return rs.getLong(1) & 0xffffffffL;
+        }
+    }
+
+    private static List<Object> values(List<ColumnValue> values) {
+        List<Object> out = new ArrayList<>();
+        for (ColumnValue v : values) {
+            out.add(v.value());
+        }
+        return out;
+    }
+
+    private static List<Object> ids(Transaction tx) {
+        List<Object> out = new ArrayList<>();
+        for (Change change : tx.changes()) {
+            out.add(change.newValues().get(0).value());
+        }
+        return out;
+    }
+
+    private String slotLsn(String column) throws Exception {
+        try (Connection c = PgTestDatabase.open();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT "
+                                        + column
+                                        + "::text FROM pg_replication_slots WHERE slot_name = '"
+                                        + slot
+                                        + "'")) {
+            assertThat(rs.next()).as("slot " + slot + " exists").isTrue();
+            return rs.getString(1);
+        }
+    }
+
+    /** The server applies a status update asynchronously: waits up to 10 s for it. */
+    private void awaitConfirmed(String lsn) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!slotLsn("confirmed_flush_lsn").equals(lsn) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(slotLsn("confirmed_flush_lsn")).isEqualTo(lsn);
+    }
+
+    private void awaitNoSlot() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (slotCount() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(slotCount()).as("slots named " + slot).isZero();
+    }
+
+    private long slotCount() throws Exception {
+        try (Connection c = PgTestDatabase.open();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '"
+                                        + slot
+                                        + "'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** A closed stream's walsender may hold the slot a moment longer. */
+    private void dropSlotWhenReleased(Connection c) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try {
+                Slots.dropSlot(c, slot);
+                return;
+            } catch (SQLException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+}
