@@ -46,6 +46,11 @@ public final class ChangeStream implements AutoCloseable {
             Duration statusInterval)
             throws IOException {
         Slots.checkSlotName(slot);
+        if (publication.indexOf('\'') >= 0) {
+            // pgjdbc writes START_REPLICATION's option values between single quotes as they are
+            throw new IllegalArgumentException(
+                    "publication name " + publication + " has a single quote: not streamable");
+        }
         Connection connection = null;
         try {
             connection = ReplicationConnections.open(config);

@@ -145,7 +145,10 @@ public final class Slots {
             } catch (TimeoutException e) {
                 String blockers = OpenTransactions.describe(config, walsenderPid);
                 create.cancel();
-                waitQuietly(created);
+                SlotSnapshot late = afterCancel(created);
+                if (late != null) { // the blockers ended as the cancel went out
+                    return late;
+                }
                 ChangeStream.closeQuietly(replication);
                 throw new IOException(
                         "Creating replication slot "
@@ -233,11 +236,13 @@ public final class Slots {
         }
     }
 
-    private static void waitQuietly(Future<?> future) {
+    /** The slot when the creation finished before the cancel reached it, else null. */
+    private static SlotSnapshot afterCancel(Future<SlotSnapshot> created) {
         try {
-            future.get(30, TimeUnit.SECONDS);
-        } catch (Exception ignored) {
+            return created.get(30, TimeUnit.SECONDS);
+        } catch (Exception cancelled) {
             // the cancelled creation fails; its error is not the one to report
+            return null;
         }
     }
 }

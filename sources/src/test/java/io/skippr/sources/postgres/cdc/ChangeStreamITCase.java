@@ -237,6 +237,69 @@ class ChangeStreamITCase {
     }
 
     @Test
+    void underFullTheOldRowCarriesTheToastedValueTheNewRowMarksUnchanged() throws Exception {
+        exec(
+                "CREATE TABLE " + table("t") + " (id int PRIMARY KEY, big text, note text)",
+                "ALTER TABLE " + table("t") + " REPLICA IDENTITY FULL",
+                "INSERT INTO "
+                        + table("t")
+                        + " SELECT 1, string_agg(md5(i::text), '' ORDER BY i), 'first'"
+                        + " FROM generate_series(1, 200) i");
+        ChangeStream stream = start("t");
+        exec("UPDATE " + table("t") + " SET note = 'second' WHERE id = 1");
+        Change update = readToMarker(stream).get(0).changes().get(0);
+        assertThat(update.newValues().get(1).state()).isEqualTo(ColumnValue.State.UNCHANGED);
+        assertThat(update.oldIsKey()).isFalse();
+        assertThat((String) update.oldValues().get(1).value()).hasSize(6_400).startsWith(md5("1"));
+        assertThat(update.oldValues().get(2).value()).isEqualTo("first");
+    }
+
+    @Test
+    void aChangedKeyGivesTheOldKeyAndTruncateIsAChangeOfQuotedNames() throws Exception {
+        String odd = "Odd \"T\", too";
+        String publication = schema + "_Pub \"x\"";
+        exec(
+                "CREATE TABLE " + table(odd) + " (\"Id\" int PRIMARY KEY, v text)",
+                "INSERT INTO " + table(odd) + " VALUES (1, 'a')");
+        try (Connection c = PgTestDatabase.open()) {
+            Slots.ensurePublication(c, publication, List.of(new Slots.TableName(schema, odd)));
+            Slots.ensurePublication(
+                    c,
+                    publication,
+                    List.of(new Slots.TableName(schema, odd), new Slots.TableName(schema, "m")));
+            assertThat(Slots.publishedTables(c, publication))
+                    .containsExactlyInAnyOrder(
+                            new Slots.TableName(schema, odd), new Slots.TableName(schema, "m"));
+        }
+        ChangeStream stream;
+        try {
+            Slots.createSlot(config, slot, CREATE_TIMEOUT).close();
+            stream = track(ChangeStream.open(config, slot, publication, 0, STATUS_INTERVAL));
+            exec(
+                    "UPDATE " + table(odd) + " SET \"Id\" = 5 WHERE \"Id\" = 1",
+                    "TRUNCATE " + table(odd));
+            List<Transaction> txs = readToMarker(stream);
+            assertThat(txs).hasSize(2);
+            Change update = txs.get(0).changes().get(0);
+            assertThat(update.table()).isEqualTo(odd);
+            assertThat(update.columns().get(0).name()).isEqualTo("Id");
+            assertThat(update.oldIsKey()).isTrue();
+            assertThat(values(update.oldValues())).containsExactly(1, null);
+            assertThat(update.oldValues().get(1).state()).isEqualTo(ColumnValue.State.NULL);
+            assertThat(values(update.newValues())).containsExactly(5, "a");
+            Change truncate = txs.get(1).changes().get(0);
+            assertThat(truncate.op()).isEqualTo(Change.Op.TRUNCATE);
+            assertThat(truncate.schema() + "." + truncate.table()).isEqualTo(schema + "." + odd);
+            assertThat(truncate.newValues()).isEmpty();
+            assertThat(truncate.oldValues()).isEmpty();
+        } finally {
+            try (Connection c = PgTestDatabase.open()) {
+                Slots.dropPublication(c, publication);
+            }
+        }
+    }
+
+    @Test
     void theExportedSnapshotSeesExactlyWhatCommittedBeforeTheSlot() throws Exception {
         exec(
                 "CREATE TABLE " + table("t") + " (id int PRIMARY KEY)",
@@ -299,6 +362,27 @@ class ChangeStreamITCase {
         assertThat(ids(resent)).containsExactly(2);
         Transaction marker = again.next(READ_TIMEOUT);
         assertThat(marker.changes().get(0).table()).isEqualTo("m");
+    }
+
+    @Test
+    void aStartLsnSkipsTheTransactionsBeforeItWithoutConfirmingThem() throws Exception {
+        exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
+        ChangeStream stream = start("t");
+        String createdAt = slotLsn("confirmed_flush_lsn");
+        exec(
+                "INSERT INTO " + table("t") + " VALUES (1)",
+                "INSERT INTO " + table("t") + " VALUES (2)");
+        List<Transaction> txs = readToMarker(stream);
+        stream.close();
+
+        ChangeStream after =
+                track(
+                        ChangeStream.open(
+                                config, slot, schema, txs.get(0).endLsn(), STATUS_INTERVAL));
+        assertThat(ids(after.next(READ_TIMEOUT))).containsExactly(2);
+        assertThat(after.next(READ_TIMEOUT).changes().get(0).table()).isEqualTo("m");
+        assertThat(after.next(Duration.ofMillis(5 * STATUS_INTERVAL.toMillis()))).isNull();
+        assertThat(slotLsn("confirmed_flush_lsn")).isEqualTo(createdAt);
     }
 
     @Test
@@ -405,6 +489,13 @@ class ChangeStreamITCase {
             rs.next();
             return rs.getLong(1) & 0xffffffffL;
         }
+    }
+
+    private static String md5(String text) throws Exception {
+        byte[] digest =
+                java.security.MessageDigest.getInstance("MD5")
+                        .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.util.HexFormat.of().formatHex(digest);
     }
 
     private static List<Object> values(List<ColumnValue> values) {
