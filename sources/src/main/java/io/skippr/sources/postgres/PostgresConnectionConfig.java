@@ -96,7 +96,7 @@ public record PostgresConnectionConfig(
         return describe();
     }
 
-    static void closeQuietly(AutoCloseable closeable) {
+    public static void closeQuietly(AutoCloseable closeable) {
         if (closeable == null) {
             return;
         }

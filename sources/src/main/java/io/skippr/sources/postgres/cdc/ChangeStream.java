@@ -69,7 +69,7 @@ public final class ChangeStream implements AutoCloseable {
                             .start();
             return new ChangeStream(connection, stream, startLsn);
         } catch (SQLException e) {
-            closeQuietly(connection);
+            PostgresConnectionConfig.closeQuietly(connection);
             throw new IOException(
                     "Could not start replication from slot "
                             + slot
@@ -143,18 +143,7 @@ public final class ChangeStream implements AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("Could not close the replication stream: " + e.getMessage(), e);
         } finally {
-            closeQuietly(connection);
-        }
-    }
-
-    static void closeQuietly(AutoCloseable closeable) {
-        if (closeable == null) {
-            return;
-        }
-        try {
-            closeable.close();
-        } catch (Exception ignored) {
-            // closing after a failure: the original failure is what matters
+            PostgresConnectionConfig.closeQuietly(connection);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.skippr.sources.postgres.cdc;
 
+import io.skippr.sources.postgres.PostgresConnectionConfig;
 import java.sql.Connection;
 
 /**
@@ -38,6 +39,6 @@ public final class SlotSnapshot implements AutoCloseable {
     /** Ends the exported snapshot; the slot stays. */
     @Override
     public void close() {
-        ChangeStream.closeQuietly(replication);
+        PostgresConnectionConfig.closeQuietly(replication);
     }
 }

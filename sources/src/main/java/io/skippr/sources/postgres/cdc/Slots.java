@@ -40,23 +40,13 @@ public final class Slots {
             Connection connection, String publication, List<TableName> tables) throws SQLException {
         List<TableName> published = publishedTables(connection, publication);
         if (published == null) {
-            StringBuilder sql =
-                    new StringBuilder("CREATE PUBLICATION ")
-                            .append(quoteName(publication))
-                            .append(" FOR TABLE ");
-            appendTables(sql, tables);
-            execute(connection, sql.toString());
+            execute(connection, publicationSql("CREATE", publication, " FOR TABLE ", tables));
             return;
         }
         List<TableName> missing = new ArrayList<>(tables);
         missing.removeAll(published);
         if (!missing.isEmpty()) {
-            StringBuilder sql =
-                    new StringBuilder("ALTER PUBLICATION ")
-                            .append(quoteName(publication))
-                            .append(" ADD TABLE ");
-            appendTables(sql, missing);
-            execute(connection, sql.toString());
+            execute(connection, publicationSql("ALTER", publication, " ADD TABLE ", missing));
         }
     }
 
@@ -149,7 +139,7 @@ public final class Slots {
                 if (late != null) { // the blockers ended as the cancel went out
                     return late;
                 }
-                ChangeStream.closeQuietly(replication);
+                PostgresConnectionConfig.closeQuietly(replication);
                 throw new IOException(
                         "Creating replication slot "
                                 + slot
@@ -163,7 +153,7 @@ public final class Slots {
                                 + " End them (COMMIT or ROLLBACK, COMMIT PREPARED or ROLLBACK"
                                 + " PREPARED, or SELECT pg_terminate_backend(pid)) and try again.");
             } catch (ExecutionException e) {
-                ChangeStream.closeQuietly(replication);
+                PostgresConnectionConfig.closeQuietly(replication);
                 Throwable cause = e.getCause();
                 throw new IOException(
                         "Could not create replication slot "
@@ -175,11 +165,11 @@ public final class Slots {
                         cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                ChangeStream.closeQuietly(replication);
+                PostgresConnectionConfig.closeQuietly(replication);
                 throw new IOException("interrupted while creating replication slot " + slot, e);
             }
         } catch (SQLException e) {
-            ChangeStream.closeQuietly(replication);
+            PostgresConnectionConfig.closeQuietly(replication);
             throw new IOException(
                     "Could not create replication slot " + slot + ": " + e.getMessage(), e);
         } finally {
@@ -221,13 +211,20 @@ public final class Slots {
         return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
-    private static void appendTables(StringBuilder sql, List<TableName> tables) {
+    private static String publicationSql(
+            String verb, String publication, String clause, List<TableName> tables) {
+        StringBuilder sql =
+                new StringBuilder(verb)
+                        .append(" PUBLICATION ")
+                        .append(quoteName(publication))
+                        .append(clause);
         for (int i = 0; i < tables.size(); i++) {
             if (i > 0) {
                 sql.append(", ");
             }
             sql.append(tables.get(i).quoted());
         }
+        return sql.toString();
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {

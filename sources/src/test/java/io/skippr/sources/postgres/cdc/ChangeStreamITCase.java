@@ -49,7 +49,7 @@ class ChangeStreamITCase {
     @AfterEach
     void dropAll() throws Exception {
         for (AutoCloseable closeable : open) {
-            ChangeStream.closeQuietly(closeable);
+            PostgresConnectionConfig.closeQuietly(closeable);
         }
         try (Connection c = PgTestDatabase.open()) {
             dropSlotWhenReleased(c);
@@ -329,7 +329,7 @@ class ChangeStreamITCase {
             }
         }
         assertThat(snapshotIds).containsExactly(1);
-        ChangeStream stream = track(ChangeStream.open(config, slot, schema, 0, STATUS_INTERVAL));
+        ChangeStream stream = reopen(0);
         List<Transaction> txs = readToMarker(stream);
         assertThat(txs).hasSize(1);
         assertThat(ids(txs.get(0))).containsExactly(2);
@@ -340,10 +340,7 @@ class ChangeStreamITCase {
         exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
         ChangeStream stream = start("t");
         String createdAt = slotLsn("confirmed_flush_lsn");
-        exec(
-                "INSERT INTO " + table("t") + " VALUES (1)",
-                "INSERT INTO " + table("t") + " VALUES (2)");
-        List<Transaction> txs = readToMarker(stream);
+        List<Transaction> txs = insertTwoAndRead(stream);
         assertThat(txs).hasSize(2);
         // reading, and status updates while polling, leave the slot where it was
         assertThat(stream.next(Duration.ofMillis(5 * STATUS_INTERVAL.toMillis()))).isNull();
@@ -354,7 +351,7 @@ class ChangeStreamITCase {
         awaitConfirmed(Lsn.show(first.endLsn()));
         stream.close();
 
-        ChangeStream again = track(ChangeStream.open(config, slot, schema, 0, STATUS_INTERVAL));
+        ChangeStream again = reopen(0);
         Transaction resent = again.next(READ_TIMEOUT);
         assertThat(resent).isNotNull();
         assertThat(resent.xid()).isEqualTo(txs.get(1).xid());
@@ -369,16 +366,10 @@ class ChangeStreamITCase {
         exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
         ChangeStream stream = start("t");
         String createdAt = slotLsn("confirmed_flush_lsn");
-        exec(
-                "INSERT INTO " + table("t") + " VALUES (1)",
-                "INSERT INTO " + table("t") + " VALUES (2)");
-        List<Transaction> txs = readToMarker(stream);
+        List<Transaction> txs = insertTwoAndRead(stream);
         stream.close();
 
-        ChangeStream after =
-                track(
-                        ChangeStream.open(
-                                config, slot, schema, txs.get(0).endLsn(), STATUS_INTERVAL));
+        ChangeStream after = reopen(txs.get(0).endLsn());
         assertThat(ids(after.next(READ_TIMEOUT))).containsExactly(2);
         assertThat(after.next(READ_TIMEOUT).changes().get(0).table()).isEqualTo("m");
         assertThat(after.next(Duration.ofMillis(5 * STATUS_INTERVAL.toMillis()))).isNull();
@@ -441,7 +432,7 @@ class ChangeStreamITCase {
         try (SlotSnapshot created = Slots.createSlot(config, slot, CREATE_TIMEOUT)) {
             assertThat(created.consistentPoint()).isPositive();
         }
-        return track(ChangeStream.open(config, slot, schema, 0, STATUS_INTERVAL));
+        return reopen(0);
     }
 
     private void publish(String table) throws Exception {
@@ -454,6 +445,18 @@ class ChangeStreamITCase {
                     .containsExactlyInAnyOrder(
                             new Slots.TableName(schema, table), new Slots.TableName(schema, "m"));
         }
+    }
+
+    private ChangeStream reopen(long startLsn) throws IOException {
+        return track(ChangeStream.open(config, slot, schema, startLsn, STATUS_INTERVAL));
+    }
+
+    /** Inserts ids 1 and 2 in two transactions, and reads them. */
+    private List<Transaction> insertTwoAndRead(ChangeStream stream) throws Exception {
+        exec(
+                "INSERT INTO " + table("t") + " VALUES (1)",
+                "INSERT INTO " + table("t") + " VALUES (2)");
+        return readToMarker(stream);
     }
 
     /** Commits a row into {@code m}, then returns the transactions before it. */
