@@ -64,6 +64,10 @@ public final class ChangeStream implements AutoCloseable {
                             .withStartPosition(LogSequenceNumber.valueOf(startLsn))
                             .withSlotOption("proto_version", "1")
                             .withSlotOption("publication_names", Slots.quoteName(publication))
+                            // pgjdbc's default flushes the server's position on keepalives
+                            // once all it received was flushed: the slot would move without
+                            // confirm()
+                            .withAutomaticFlush(false)
                             .withStatusInterval(
                                     (int) statusInterval.toMillis(), TimeUnit.MILLISECONDS)
                             .start();
@@ -129,6 +133,17 @@ public final class ChangeStream implements AutoCloseable {
                     e);
         }
         confirmed = lsn;
+    }
+
+    /**
+     * Between transactions, the WAL position the server has sent everything up to, its keepalives
+     * included: every transaction that commits before it has been returned. While the published
+     * tables are quiet and the rest of the database is not, this keeps moving; confirming it once
+     * every returned transaction is in the destination lets the server recycle WAL the slot would
+     * otherwise hold for changes it never sends. -1 while a transaction is being read.
+     */
+    public long idleLsn() {
+        return assembler.idle() ? stream.getLastReceiveLSN().asLong() : -1;
     }
 
     /** The last LSN {@link #confirm} sent (the start LSN before any). */

@@ -66,6 +66,11 @@ final class TransactionAssembler {
         return null;
     }
 
+    /** True between transactions: no Begin without its Commit yet. */
+    boolean idle() {
+        return begin == null;
+    }
+
     private void add(
             long lsn,
             Change.Op op,

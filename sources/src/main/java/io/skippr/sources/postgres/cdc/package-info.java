@@ -20,13 +20,16 @@
  *
  * <p>pgjdbc (already on the class path) has the replication protocol: {@code PGReplicationStream}
  * reads XLogData, answers keepalives and sends status updates with the flushed LSN the caller set,
- * never more. pgoutput protocol 1 is ten small messages (Begin, Commit, Origin, Relation, Type,
- * Insert, Update, Delete, Truncate, Message), documented in PostgreSQL's "Logical Replication
- * Message Formats"; {@link io.skippr.sources.postgres.cdc.PgOutputDecoder} reads them in about 150
- * lines with unit tests on hand-built bytes. Values are asked for as text ({@code binary} off, the
- * default), read by {@link io.skippr.sources.postgres.cdc.PgText} into the Java classes of the
- * Skippr type that the source's own {@code PgTypes} mapping gives the column, so snapshot rows and
- * change rows carry the same values.
+ * never more once its automatic flush is off ({@code withAutomaticFlush(false)}: pgjdbc 42.7's
+ * default reports the server's position as flushed on a keepalive once everything received was
+ * flushed, which moved the slot without a confirm; {@code ChangeStreamITCase} caught it). pgoutput
+ * protocol 1 is ten small messages (Begin, Commit, Origin, Relation, Type, Insert, Update, Delete,
+ * Truncate, Message), documented in PostgreSQL's "Logical Replication Message Formats"; {@link
+ * io.skippr.sources.postgres.cdc.PgOutputDecoder} reads them in about 150 lines with unit tests on
+ * hand-built bytes. Values are asked for as text ({@code binary} off, the default), read by {@link
+ * io.skippr.sources.postgres.cdc.PgText} into the Java classes of the Skippr type that the source's
+ * own {@code PgTypes} mapping gives the column, so snapshot rows and change rows carry the same
+ * values.
  *
  * <h2>What the stream guarantees</h2>
  *
@@ -38,7 +41,9 @@
  *   <li>Old values per replica identity: the key under DEFAULT (only when the key changed for an
  *       update), the whole old row under FULL.
  *   <li>The slot's confirmed flush LSN moves only by {@code ChangeStream.confirm}; a new stream
- *       re-delivers every transaction whose commit is at or after it.
+ *       re-delivers every transaction whose commit is at or after it. While only unpublished tables
+ *       change, {@code ChangeStream.idleLsn} moves with the server's keepalives: confirming it
+ *       (once everything delivered is in the destination) keeps the slot from holding WAL.
  * </ul>
  *
  * <p>Not yet done: resolving domains, enums and arrays to their base types (they are read as text,

@@ -377,6 +377,32 @@ class ChangeStreamITCase {
     }
 
     @Test
+    void changesOfUnpublishedTablesMoveTheIdleLsnWhichCanBeConfirmed() throws Exception {
+        exec(
+                "CREATE TABLE " + table("t") + " (id int PRIMARY KEY)",
+                "CREATE TABLE " + table("u") + " (id int PRIMARY KEY)");
+        ChangeStream stream = start("t");
+        String createdAt = slotLsn("confirmed_flush_lsn");
+        exec("INSERT INTO " + table("u") + " SELECT generate_series(1, 100)");
+        long written = Lsn.parse(query("SELECT pg_current_wal_lsn()::text"));
+        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        while (stream.idleLsn() < written && System.nanoTime() < deadline) {
+            assertThat(stream.next(STATUS_INTERVAL)).as("nothing of table u").isNull();
+        }
+        long idle = stream.idleLsn();
+        assertThat(idle).isGreaterThanOrEqualTo(written);
+        assertThat(slotLsn("confirmed_flush_lsn")).isEqualTo(createdAt);
+        stream.confirm(idle);
+        awaitConfirmed(Lsn.show(idle));
+
+        exec("INSERT INTO " + table("t") + " VALUES (1)");
+        List<Transaction> txs = readToMarker(stream);
+        assertThat(txs).hasSize(1);
+        assertThat(txs.get(0).commitLsn()).isGreaterThan(idle);
+        assertThat(ids(txs.get(0))).containsExactly(1);
+    }
+
+    @Test
     void slotCreationBlockedByOpenTransactionsTimesOutNamingThem() throws Exception {
         exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
         String gid = schema + "_prepared";
@@ -517,19 +543,25 @@ class ChangeStreamITCase {
         return out;
     }
 
-    private String slotLsn(String column) throws Exception {
+    private static String query(String sql) throws Exception {
         try (Connection c = PgTestDatabase.open();
                 Statement s = c.createStatement();
-                ResultSet rs =
-                        s.executeQuery(
-                                "SELECT "
-                                        + column
-                                        + "::text FROM pg_replication_slots WHERE slot_name = '"
-                                        + slot
-                                        + "'")) {
-            assertThat(rs.next()).as("slot " + slot + " exists").isTrue();
+                ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
             return rs.getString(1);
         }
+    }
+
+    private String slotLsn(String column) throws Exception {
+        String lsn =
+                query(
+                        "SELECT (SELECT "
+                                + column
+                                + "::text FROM pg_replication_slots WHERE slot_name = '"
+                                + slot
+                                + "')");
+        assertThat(lsn).as(column + " of slot " + slot).isNotNull();
+        return lsn;
     }
 
     /** The server applies a status update asynchronously: waits up to 10 s for it. */
@@ -550,16 +582,11 @@ class ChangeStreamITCase {
     }
 
     private long slotCount() throws Exception {
-        try (Connection c = PgTestDatabase.open();
-                Statement s = c.createStatement();
-                ResultSet rs =
-                        s.executeQuery(
-                                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '"
-                                        + slot
-                                        + "'")) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return Long.parseLong(
+                query(
+                        "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '"
+                                + slot
+                                + "'"));
     }
 
     /** A closed stream's walsender may hold the slot a moment longer. */
