@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * Discovery from the PostgreSQL catalog: which tables of a schema the {@code tables} setting
  * chooses, and each table's columns, types, nullability and primary key.
  */
-final class PostgresCatalog {
+public final class PostgresCatalog {
     /** How many names an error message lists at most. */
     private static final int LISTED_NAMES = 20;
 
@@ -378,15 +378,10 @@ final class PostgresCatalog {
     private static ColumnInfo column(
             Connection c, String name, boolean nullable, String pgType, PgType type, int typmod)
             throws SQLException {
-        // A domain reads as its base type; its own modifier applies when the column has none.
-        for (int depth = 0; type.type() == 'd' && depth < 32; depth++) {
-            if (typmod < 0) {
-                typmod = type.typmod();
-            }
-            type = pgType(c, type.baseType());
-        }
+        BaseType base = base(c, type, typmod);
+        type = base.type();
         boolean builtin = type.namespace().equals("pg_catalog");
-        DataType dataType = PgTypes.map(type.name(), builtin, type.category(), typmod);
+        DataType dataType = PgTypes.map(type.name(), builtin, type.category(), base.typmod());
         String castType = Sql.quote(type.namespace()) + "." + Sql.quote(type.name());
         return new ColumnInfo(
                 name,
@@ -395,6 +390,31 @@ final class PostgresCatalog {
                 pgType,
                 castType,
                 PgTypes.nativeOrder(dataType, type.name(), builtin));
+    }
+
+    /**
+     * Skippr's type for values of PostgreSQL type {@code oid} with modifier {@code typmod} (-1 for
+     * none), typed as {@link #describe} types a column of it: a domain as its base type.
+     */
+    public static DataType dataType(Connection c, long oid, int typmod) throws SQLException {
+        BaseType base = base(c, pgType(c, oid), typmod);
+        PgType type = base.type();
+        return PgTypes.map(
+                type.name(), type.namespace().equals("pg_catalog"), type.category(), base.typmod());
+    }
+
+    /** A type after its domains, with the modifier that applies to it. */
+    private record BaseType(PgType type, int typmod) {}
+
+    /** A domain reads as its base type; its own modifier applies when the column has none. */
+    private static BaseType base(Connection c, PgType type, int typmod) throws SQLException {
+        for (int depth = 0; type.type() == 'd' && depth < 32; depth++) {
+            if (typmod < 0) {
+                typmod = type.typmod();
+            }
+            type = pgType(c, type.baseType());
+        }
+        return new BaseType(type, typmod);
     }
 
     private static PgType pgType(Connection c, long oid) throws SQLException {

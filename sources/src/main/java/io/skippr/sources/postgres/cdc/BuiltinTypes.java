@@ -36,7 +36,13 @@ final class BuiltinTypes {
     private BuiltinTypes() {}
 
     static DataType of(int oid, int typmod) {
+        DataType type = known(oid, typmod);
+        return type == null ? DataType.STRING : type;
+    }
+
+    /** The type of a built-in type's oid, null for another oid. */
+    static DataType known(int oid, int typmod) {
         String name = NAMES.get(oid);
-        return name == null ? DataType.STRING : PgTypes.map(name, true, 'X', typmod);
+        return name == null ? null : PgTypes.map(name, true, 'X', typmod);
     }
 }

@@ -24,12 +24,16 @@ public final class ChangeStream implements AutoCloseable {
 
     private final Connection connection;
     private final PGReplicationStream stream;
-    private final TransactionAssembler assembler = new TransactionAssembler();
+    private final CatalogTypes types;
+    private final TransactionAssembler assembler;
     private long confirmed;
 
-    private ChangeStream(Connection connection, PGReplicationStream stream, long confirmed) {
+    private ChangeStream(
+            Connection connection, PGReplicationStream stream, CatalogTypes types, long confirmed) {
         this.connection = connection;
         this.stream = stream;
+        this.types = types;
+        this.assembler = new TransactionAssembler(types);
         this.confirmed = confirmed;
     }
 
@@ -71,7 +75,7 @@ public final class ChangeStream implements AutoCloseable {
                             .withStatusInterval(
                                     (int) statusInterval.toMillis(), TimeUnit.MILLISECONDS)
                             .start();
-            return new ChangeStream(connection, stream, startLsn);
+            return new ChangeStream(connection, stream, new CatalogTypes(config), startLsn);
         } catch (SQLException e) {
             PostgresConnectionConfig.closeQuietly(connection);
             throw new IOException(
@@ -159,6 +163,7 @@ public final class ChangeStream implements AutoCloseable {
             throw new IOException("Could not close the replication stream: " + e.getMessage(), e);
         } finally {
             PostgresConnectionConfig.closeQuietly(connection);
+            types.close();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.skippr.sources.postgres.cdc;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,15 +18,26 @@ final class TransactionAssembler {
     private static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
 
     private final Map<Integer, RelationInfo> relations = new HashMap<>();
+    private final TypeLookup types;
     private PgOutputMessage.Begin begin;
     private List<Change> changes;
+
+    /** Types columns by {@code types}. */
+    TransactionAssembler(TypeLookup types) {
+        this.types = types;
+    }
+
+    /** Types built-in types by their oid, any other as STRING (for tests without a server). */
+    TransactionAssembler() {
+        this((oid, typmod) -> BuiltinTypes.of(oid, typmod));
+    }
 
     /**
      * Takes the message at {@code lsn}; returns the transaction it completes, or null.
      *
      * @throws IllegalStateException for a change outside a transaction or of an unknown relation
      */
-    Transaction accept(long lsn, PgOutputMessage message) {
+    Transaction accept(long lsn, PgOutputMessage message) throws SQLException {
         if (message instanceof PgOutputMessage.Begin b) {
             begin = b;
             changes = new ArrayList<>();
@@ -42,7 +54,7 @@ final class TransactionAssembler {
             changes = null;
             return done;
         } else if (message instanceof PgOutputMessage.Relation r) {
-            relations.put(r.oid(), RelationInfo.of(r));
+            relations.put(r.oid(), RelationInfo.of(r, types));
         } else if (message instanceof PgOutputMessage.Insert i) {
             add(lsn, Change.Op.INSERT, i.relationOid(), i.newTuple(), null, false, i);
         } else if (message instanceof PgOutputMessage.Update u) {
@@ -159,7 +171,7 @@ final class TransactionAssembler {
 
     /** A relation as the stream described it. */
     private record RelationInfo(String schema, String table, List<ChangeColumn> columns) {
-        static RelationInfo of(PgOutputMessage.Relation r) {
+        static RelationInfo of(PgOutputMessage.Relation r, TypeLookup types) throws SQLException {
             List<ChangeColumn> columns = new ArrayList<>(r.columns().size());
             for (PgOutputMessage.Column c : r.columns()) {
                 columns.add(
@@ -168,7 +180,7 @@ final class TransactionAssembler {
                                 c.key(),
                                 c.typeOid(),
                                 c.typmod(),
-                                BuiltinTypes.of(c.typeOid(), c.typmod())));
+                                types.type(c.typeOid(), c.typmod())));
             }
             return new RelationInfo(r.schema(), r.table(), List.copyOf(columns));
         }

@@ -3,6 +3,7 @@ package io.skippr.sources.postgres.cdc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.core.record.DataType;
 import io.skippr.sources.postgres.PgTestDatabase;
 import io.skippr.sources.postgres.PostgresConnectionConfig;
 import java.io.IOException;
@@ -158,6 +159,37 @@ class ChangeStreamITCase {
         assertThat(delete.oldValues().get(0).value()).isEqualTo(2);
         assertThat(delete.oldValues().subList(1, 14))
                 .allMatch(v -> v.state() == ColumnValue.State.NULL);
+    }
+
+    @Test
+    void domainsAreTypedAsTheirBaseTypeAndEnumsAndArraysAsText() throws Exception {
+        exec(
+                "CREATE DOMAIN " + table("money2") + " AS numeric(10,2)",
+                "CREATE DOMAIN " + table("positive") + " AS int CHECK (VALUE > 0)",
+                "CREATE DOMAIN " + table("stamp") + " AS " + table("positive"),
+                "CREATE TYPE " + table("mood") + " AS ENUM ('sad', 'happy')",
+                "CREATE TABLE "
+                        + table("t")
+                        + " (id int PRIMARY KEY, m "
+                        + table("money2")
+                        + ", p "
+                        + table("stamp")
+                        + ", md "
+                        + table("mood")
+                        + ", a int[])");
+        ChangeStream stream = start("t");
+        exec("INSERT INTO " + table("t") + " VALUES (1, 1.5, 7, 'happy', '{1,2}')");
+        Change insert = readToMarker(stream).get(0).changes().get(0);
+        assertThat(insert.columns())
+                .extracting(ChangeColumn::type)
+                .containsExactly(
+                        DataType.INT32,
+                        DataType.decimal(10, 2),
+                        DataType.INT32,
+                        DataType.STRING,
+                        DataType.STRING);
+        assertThat(values(insert.newValues()))
+                .containsExactly(1, new BigDecimal("1.50"), 7, "happy", "{1,2}");
     }
 
     @Test

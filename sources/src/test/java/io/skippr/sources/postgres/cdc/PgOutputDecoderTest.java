@@ -86,7 +86,7 @@ class PgOutputDecoderTest {
     }
 
     @Test
-    void assemblerTurnsMessagesIntoATransactionWithTypedValues() throws IOException {
+    void assemblerTurnsMessagesIntoATransactionWithTypedValues() throws Exception {
         TransactionAssembler assembler = new TransactionAssembler();
         assertThat(
                         assembler.accept(
@@ -127,7 +127,7 @@ class PgOutputDecoderTest {
     }
 
     @Test
-    void changeOfAnUnknownRelationOrOutsideATransactionFails() throws IOException {
+    void changeOfAnUnknownRelationOrOutsideATransactionFails() throws Exception {
         TransactionAssembler assembler = new TransactionAssembler();
         PgOutputMessage insert = decode(new Message('I').int32(1).int8('N').tuple("1"));
         assertThatThrownBy(() -> assembler.accept(1, insert))
