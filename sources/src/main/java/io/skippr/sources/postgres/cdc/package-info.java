@@ -46,7 +46,14 @@
  *       (once everything delivered is in the destination) keeps the slot from holding WAL.
  * </ul>
  *
- * <p>Not yet done: resolving domains, enums and arrays to their base types (they are read as text,
- * STRING), the Flink source around the stream, and the user-facing configuration.
+ * <p>Types: built-in types by their fixed oid, domains through the catalog as their base type (as
+ * the snapshot reads them); enums, arrays and other types as their text (STRING).
+ *
+ * <p>Not yet done: bounding the memory of a large transaction (protocol 1 holds it whole until its
+ * commit; protocol 2's streaming of in-progress transactions, or spilling, would bound it), the
+ * Flink source around the stream (enumerator, readers, checkpointed LSNs, confirm on checkpoint
+ * completion), and the user-facing configuration. A caller must poll {@code ChangeStream.next} more
+ * often than the server's {@code wal_sender_timeout} (60 s by default): status updates are only
+ * sent while it polls.
  */
 package io.skippr.sources.postgres.cdc;
