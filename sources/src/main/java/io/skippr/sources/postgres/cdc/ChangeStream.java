@@ -29,18 +29,22 @@ public final class ChangeStream implements AutoCloseable {
     private long confirmed;
 
     private ChangeStream(
-            Connection connection, PGReplicationStream stream, CatalogTypes types, long confirmed) {
+            Connection connection,
+            PGReplicationStream stream,
+            CatalogTypes types,
+            long confirmed,
+            SpillSettings spill) {
         this.connection = connection;
         this.stream = stream;
         this.types = types;
-        this.assembler = new TransactionAssembler(types);
+        this.assembler = new TransactionAssembler(types, spill);
         this.confirmed = confirmed;
     }
 
     /**
      * Starts streaming {@code slot} for {@code publication}: transactions that commit at or after
      * {@code startLsn}, or after the slot's confirmed flush LSN when that is later (0 for the
-     * slot's own position).
+     * slot's own position). Open transactions spill by {@link SpillSettings#defaults()}.
      */
     public static ChangeStream open(
             PostgresConnectionConfig config,
@@ -48,6 +52,21 @@ public final class ChangeStream implements AutoCloseable {
             String publication,
             long startLsn,
             Duration statusInterval)
+            throws IOException {
+        return open(config, slot, publication, startLsn, statusInterval, SpillSettings.defaults());
+    }
+
+    /**
+     * Starts streaming as {@link #open(PostgresConnectionConfig, String, String, long, Duration)}
+     * does, holding at most {@code spill.maxChangesInMemory()} changes of a transaction in memory.
+     */
+    public static ChangeStream open(
+            PostgresConnectionConfig config,
+            String slot,
+            String publication,
+            long startLsn,
+            Duration statusInterval,
+            SpillSettings spill)
             throws IOException {
         Slots.checkSlotName(slot);
         if (publication.indexOf('\'') >= 0) {
@@ -75,7 +94,7 @@ public final class ChangeStream implements AutoCloseable {
                             .withStatusInterval(
                                     (int) statusInterval.toMillis(), TimeUnit.MILLISECONDS)
                             .start();
-            return new ChangeStream(connection, stream, new CatalogTypes(config), startLsn);
+            return new ChangeStream(connection, stream, new CatalogTypes(config), startLsn, spill);
         } catch (SQLException e) {
             PostgresConnectionConfig.closeQuietly(connection);
             throw new IOException(
@@ -91,7 +110,10 @@ public final class ChangeStream implements AutoCloseable {
         }
     }
 
-    /** The next committed transaction, or null when none completed within {@code timeout}. */
+    /**
+     * The next committed transaction, or null when none completed within {@code timeout}. Read its
+     * changes (or close it) before the next call: status updates go out only while this polls.
+     */
     public Transaction next(Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -150,6 +172,11 @@ public final class ChangeStream implements AutoCloseable {
         return assembler.idle() ? stream.getLastReceiveLSN().asLong() : -1;
     }
 
+    /** How many changes of the transaction being read are held in memory (for tests). */
+    int inMemory() {
+        return assembler.inMemory();
+    }
+
     /** The last LSN {@link #confirm} sent (the start LSN before any). */
     public long confirmed() {
         return confirmed;
@@ -164,6 +191,7 @@ public final class ChangeStream implements AutoCloseable {
         } finally {
             PostgresConnectionConfig.closeQuietly(connection);
             types.close();
+            assembler.close();
         }
     }
 }

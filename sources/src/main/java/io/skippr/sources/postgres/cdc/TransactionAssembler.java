@@ -1,46 +1,48 @@
 package io.skippr.sources.postgres.cdc;
 
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * Turns {@code pgoutput} messages, in stream order, into whole {@link Transaction}s: it keeps the
- * relations the stream described and the changes of the open transaction until its commit. pgoutput
- * protocol 1 sends each transaction whole at its commit, so transactions come out in commit order.
- * The open transaction is held in memory (bounding it is future work).
+ * relations the stream described and the changes of the open transaction until its commit, in a
+ * {@link ChangeBuffer} that holds a bounded number in memory and spills the rest. pgoutput protocol
+ * 1 sends each transaction whole at its commit, so transactions come out in commit order.
  */
-final class TransactionAssembler {
+final class TransactionAssembler implements AutoCloseable {
     private static final long PG_EPOCH_MICROS = 946_684_800_000_000L;
 
     private final Map<Integer, RelationInfo> relations = new HashMap<>();
     private final TypeLookup types;
+    private final SpillSettings spill;
     private PgOutputMessage.Begin begin;
-    private List<Change> changes;
+    private ChangeBuffer changes;
 
-    /** Types columns by {@code types}. */
-    TransactionAssembler(TypeLookup types) {
+    /** Types columns by {@code types}; spills by {@code spill}. */
+    TransactionAssembler(TypeLookup types, SpillSettings spill) {
         this.types = types;
+        this.spill = spill;
     }
 
     /** Types built-in types by their oid, any other as STRING (for tests without a server). */
-    TransactionAssembler() {
-        this((oid, typmod) -> BuiltinTypes.of(oid, typmod));
+    TransactionAssembler(SpillSettings spill) {
+        this((oid, typmod) -> BuiltinTypes.of(oid, typmod), spill);
     }
 
     /**
      * Takes the message at {@code lsn}; returns the transaction it completes, or null.
      *
      * @throws IllegalStateException for a change outside a transaction or of an unknown relation
+     * @throws IOException when a change could not be spilled
      */
-    Transaction accept(long lsn, PgOutputMessage message) throws SQLException {
+    Transaction accept(long lsn, PgOutputMessage message) throws SQLException, IOException {
         if (message instanceof PgOutputMessage.Begin b) {
+            close();
             begin = b;
-            changes = new ArrayList<>();
+            changes = new ChangeBuffer(spill, b.finalLsn(), b.xid(), instant(b.commitTimeMicros()));
         } else if (message instanceof PgOutputMessage.Commit c) {
             requireOpen(c);
             Transaction done =
@@ -49,7 +51,7 @@ final class TransactionAssembler {
                             c.commitLsn(),
                             c.endLsn(),
                             instant(c.commitTimeMicros()),
-                            List.copyOf(changes));
+                            changes.finish());
             begin = null;
             changes = null;
             return done;
@@ -83,6 +85,22 @@ final class TransactionAssembler {
         return begin == null;
     }
 
+    /** How many changes of the open transaction are held in memory (0 between transactions). */
+    int inMemory() {
+        return changes == null ? 0 : changes.inMemory();
+    }
+
+    /** Drops the open transaction, if any, and deletes its spill file. */
+    @Override
+    public void close() throws IOException {
+        begin = null;
+        if (changes != null) {
+            ChangeBuffer open = changes;
+            changes = null;
+            open.close();
+        }
+    }
+
     private void add(
             long lsn,
             Change.Op op,
@@ -90,26 +108,15 @@ final class TransactionAssembler {
             PgOutputMessage.Tuple newTuple,
             PgOutputMessage.Tuple oldTuple,
             boolean oldIsKey,
-            PgOutputMessage message) {
+            PgOutputMessage message)
+            throws IOException {
         requireOpen(message);
         RelationInfo relation = relations.get(oid);
         if (relation == null) {
             throw new IllegalStateException(
                     "change of relation " + oid + " before its Relation message: " + message);
         }
-        changes.add(
-                new Change(
-                        op,
-                        relation.schema(),
-                        relation.table(),
-                        relation.columns(),
-                        values(relation, newTuple),
-                        values(relation, oldTuple),
-                        oldIsKey,
-                        lsn,
-                        begin.finalLsn(),
-                        begin.xid(),
-                        instant(begin.commitTimeMicros())));
+        changes.add(op, relation, newTuple, oldTuple, oldIsKey, lsn);
     }
 
     private void requireOpen(PgOutputMessage message) {
@@ -118,71 +125,9 @@ final class TransactionAssembler {
         }
     }
 
-    private static List<ColumnValue> values(RelationInfo relation, PgOutputMessage.Tuple tuple) {
-        if (tuple == null) {
-            return List.of();
-        }
-        List<ChangeColumn> columns = relation.columns();
-        if (tuple.cells().size() != columns.size()) {
-            throw new IllegalStateException(
-                    "a row of "
-                            + relation.schema()
-                            + "."
-                            + relation.table()
-                            + " has "
-                            + tuple.cells().size()
-                            + " values for "
-                            + columns.size()
-                            + " columns");
-        }
-        List<ColumnValue> values = new ArrayList<>(columns.size());
-        for (int i = 0; i < columns.size(); i++) {
-            values.add(value(columns.get(i), tuple.cells().get(i)));
-        }
-        return values;
-    }
-
-    private static ColumnValue value(ChangeColumn column, PgOutputMessage.Cell cell) {
-        return switch (cell.kind()) {
-            case 'n' -> ColumnValue.NULL;
-            case 'u' -> ColumnValue.UNCHANGED;
-            case 't' -> {
-                String text = new String(cell.bytes(), StandardCharsets.UTF_8);
-                try {
-                    Object value = PgText.parse(column.type().kind(), text);
-                    yield new ColumnValue(ColumnValue.State.PRESENT, text, value, null);
-                } catch (PgText.Unrepresentable e) {
-                    yield new ColumnValue(ColumnValue.State.PRESENT, text, null, e.getMessage());
-                }
-            }
-            default ->
-                    throw new IllegalStateException(
-                            "binary value of column "
-                                    + column.name()
-                                    + ": the stream must be started with binary = false");
-        };
-    }
-
     static Instant instant(long pgMicros) {
         long micros = pgMicros + PG_EPOCH_MICROS;
         return Instant.ofEpochSecond(
                 Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
-    }
-
-    /** A relation as the stream described it. */
-    private record RelationInfo(String schema, String table, List<ChangeColumn> columns) {
-        static RelationInfo of(PgOutputMessage.Relation r, TypeLookup types) throws SQLException {
-            List<ChangeColumn> columns = new ArrayList<>(r.columns().size());
-            for (PgOutputMessage.Column c : r.columns()) {
-                columns.add(
-                        new ChangeColumn(
-                                c.name(),
-                                c.key(),
-                                c.typeOid(),
-                                c.typmod(),
-                                types.type(c.typeOid(), c.typmod())));
-            }
-            return new RelationInfo(r.schema(), r.table(), List.copyOf(columns));
-        }
     }
 }

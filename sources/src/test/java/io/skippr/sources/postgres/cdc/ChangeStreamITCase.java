@@ -91,12 +91,12 @@ class ChangeStreamITCase {
             xids.add(xid(c));
             c.commit();
         }
-        List<Transaction> txs = readToMarker(stream);
+        List<ReadTransaction> txs = readToMarker(stream);
 
-        assertThat(txs).extracting(Transaction::xid).containsExactlyElementsOf(xids);
+        assertThat(txs).extracting(ReadTransaction::xid).containsExactlyElementsOf(xids);
         assertThat(txs.get(0).commitLsn()).isLessThan(txs.get(1).commitLsn());
         assertThat(txs.get(1).commitLsn()).isLessThan(txs.get(2).commitLsn());
-        for (Transaction tx : txs) {
+        for (ReadTransaction tx : txs) {
             assertThat(tx.endLsn()).isGreaterThan(tx.commitLsn());
             assertThat(tx.commitTime()).isBetween(Instant.now().minusSeconds(120), Instant.now());
             for (Change change : tx.changes()) {
@@ -203,7 +203,7 @@ class ChangeStreamITCase {
             PgTestDatabase.execIn(early, "INSERT INTO " + table("t") + " VALUES (3)");
             early.commit();
         }
-        List<Transaction> txs = readToMarker(stream);
+        List<ReadTransaction> txs = readToMarker(stream);
         assertThat(txs).hasSize(2);
         assertThat(ids(txs.get(0))).containsExactly(2);
         assertThat(ids(txs.get(1))).containsExactly(1, 3);
@@ -237,7 +237,7 @@ class ChangeStreamITCase {
             assertThat(rs.getInt(2)).as("stored size").isEqualTo(6_400);
             assertThat(rs.getString(3)).as("compression").isNull();
         }
-        List<Transaction> txs = readToMarker(stream);
+        List<ReadTransaction> txs = readToMarker(stream);
         assertThat(txs).hasSize(2);
         assertThat(txs.get(0).changes().get(0).newValues().get(1).value()).isEqualTo(big);
         Change update = txs.get(1).changes().get(0);
@@ -256,7 +256,7 @@ class ChangeStreamITCase {
         exec(
                 "UPDATE " + table("t") + " SET score = 11 WHERE id = 1",
                 "DELETE FROM " + table("t") + " WHERE id = 2");
-        List<Transaction> txs = readToMarker(stream);
+        List<ReadTransaction> txs = readToMarker(stream);
         Change update = txs.get(0).changes().get(0);
         assertThat(update.oldIsKey()).isFalse();
         assertThat(values(update.oldValues())).containsExactly(1, "one", 10);
@@ -310,7 +310,7 @@ class ChangeStreamITCase {
             exec(
                     "UPDATE " + table(odd) + " SET \"Id\" = 5 WHERE \"Id\" = 1",
                     "TRUNCATE " + table(odd));
-            List<Transaction> txs = readToMarker(stream);
+            List<ReadTransaction> txs = readToMarker(stream);
             assertThat(txs).hasSize(2);
             Change update = txs.get(0).changes().get(0);
             assertThat(update.table()).isEqualTo(odd);
@@ -362,7 +362,7 @@ class ChangeStreamITCase {
         }
         assertThat(snapshotIds).containsExactly(1);
         ChangeStream stream = reopen(0);
-        List<Transaction> txs = readToMarker(stream);
+        List<ReadTransaction> txs = readToMarker(stream);
         assertThat(txs).hasSize(1);
         assertThat(ids(txs.get(0))).containsExactly(2);
     }
@@ -372,24 +372,24 @@ class ChangeStreamITCase {
         exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
         ChangeStream stream = start("t");
         String createdAt = slotLsn("confirmed_flush_lsn");
-        List<Transaction> txs = insertTwoAndRead(stream);
+        List<ReadTransaction> txs = insertTwoAndRead(stream);
         assertThat(txs).hasSize(2);
         // reading, and status updates while polling, leave the slot where it was
         assertThat(stream.next(Duration.ofMillis(5 * STATUS_INTERVAL.toMillis()))).isNull();
         assertThat(slotLsn("confirmed_flush_lsn")).isEqualTo(createdAt);
 
-        Transaction first = txs.get(0);
+        ReadTransaction first = txs.get(0);
         stream.confirm(first.endLsn());
         awaitConfirmed(Lsn.show(first.endLsn()));
         stream.close();
 
         ChangeStream again = reopen(0);
-        Transaction resent = again.next(READ_TIMEOUT);
+        ReadTransaction resent = ReadTransaction.of(again.next(READ_TIMEOUT));
         assertThat(resent).isNotNull();
         assertThat(resent.xid()).isEqualTo(txs.get(1).xid());
         assertThat(resent.commitLsn()).isEqualTo(txs.get(1).commitLsn());
         assertThat(ids(resent)).containsExactly(2);
-        Transaction marker = again.next(READ_TIMEOUT);
+        ReadTransaction marker = ReadTransaction.of(again.next(READ_TIMEOUT));
         assertThat(marker.changes().get(0).table()).isEqualTo("m");
     }
 
@@ -398,12 +398,13 @@ class ChangeStreamITCase {
         exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
         ChangeStream stream = start("t");
         String createdAt = slotLsn("confirmed_flush_lsn");
-        List<Transaction> txs = insertTwoAndRead(stream);
+        List<ReadTransaction> txs = insertTwoAndRead(stream);
         stream.close();
 
         ChangeStream after = reopen(txs.get(0).endLsn());
-        assertThat(ids(after.next(READ_TIMEOUT))).containsExactly(2);
-        assertThat(after.next(READ_TIMEOUT).changes().get(0).table()).isEqualTo("m");
+        assertThat(ids(ReadTransaction.of(after.next(READ_TIMEOUT)))).containsExactly(2);
+        assertThat(ReadTransaction.of(after.next(READ_TIMEOUT)).changes().get(0).table())
+                .isEqualTo("m");
         assertThat(after.next(Duration.ofMillis(5 * STATUS_INTERVAL.toMillis()))).isNull();
         assertThat(slotLsn("confirmed_flush_lsn")).isEqualTo(createdAt);
     }
@@ -428,7 +429,7 @@ class ChangeStreamITCase {
         awaitConfirmed(Lsn.show(idle));
 
         exec("INSERT INTO " + table("t") + " VALUES (1)");
-        List<Transaction> txs = readToMarker(stream);
+        List<ReadTransaction> txs = readToMarker(stream);
         assertThat(txs).hasSize(1);
         assertThat(txs.get(0).commitLsn()).isGreaterThan(idle);
         assertThat(ids(txs.get(0))).containsExactly(1);
@@ -510,7 +511,7 @@ class ChangeStreamITCase {
     }
 
     /** Inserts ids 1 and 2 in two transactions, and reads them. */
-    private List<Transaction> insertTwoAndRead(ChangeStream stream) throws Exception {
+    private List<ReadTransaction> insertTwoAndRead(ChangeStream stream) throws Exception {
         exec(
                 "INSERT INTO " + table("t") + " VALUES (1)",
                 "INSERT INTO " + table("t") + " VALUES (2)");
@@ -518,11 +519,11 @@ class ChangeStreamITCase {
     }
 
     /** Commits a row into {@code m}, then returns the transactions before it. */
-    private List<Transaction> readToMarker(ChangeStream stream) throws Exception {
+    private List<ReadTransaction> readToMarker(ChangeStream stream) throws Exception {
         exec("INSERT INTO " + table("m") + " VALUES (1)");
-        List<Transaction> before = new ArrayList<>();
+        List<ReadTransaction> before = new ArrayList<>();
         while (true) {
-            Transaction tx = stream.next(READ_TIMEOUT);
+            ReadTransaction tx = ReadTransaction.of(stream.next(READ_TIMEOUT));
             assertThat(tx).as("a transaction within " + READ_TIMEOUT).isNotNull();
             if (tx.changes().get(0).table().equals("m")) {
                 return before;
@@ -567,7 +568,7 @@ class ChangeStreamITCase {
         return out;
     }
 
-    private static List<Object> ids(Transaction tx) {
+    private static List<Object> ids(ReadTransaction tx) {
         List<Object> out = new ArrayList<>();
         for (Change change : tx.changes()) {
             out.add(change.newValues().get(0).value());

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** pgoutput protocol 1 messages built byte by byte as PostgreSQL's docs define them. */
 class PgOutputDecoderTest {
     /** 2024-05-01T10:00:00.123456Z in microseconds since 2000-01-01. */
-    private static final long COMMIT_MICROS =
+    static final long COMMIT_MICROS =
             (Instant.parse("2024-05-01T10:00:00.123456Z").getEpochSecond() - 946_684_800L)
                             * 1_000_000L
                     + 123_456L;
@@ -87,7 +87,7 @@ class PgOutputDecoderTest {
 
     @Test
     void assemblerTurnsMessagesIntoATransactionWithTypedValues() throws Exception {
-        TransactionAssembler assembler = new TransactionAssembler();
+        TransactionAssembler assembler = new TransactionAssembler(SpillSettings.defaults());
         assertThat(
                         assembler.accept(
                                 1,
@@ -97,15 +97,16 @@ class PgOutputDecoderTest {
         assembler.accept(
                 3, decode(new Message('I').int32(16384).int8('N').tuple("1", "-3.10", "hi")));
         assembler.accept(4, decode(new Message('U').int32(16384).int8('N').tuple("1", "NaN", "u")));
-        Transaction tx =
-                assembler.accept(
-                        5,
-                        decode(
-                                new Message('C')
-                                        .int8(0)
-                                        .int64(300)
-                                        .int64(350)
-                                        .int64(COMMIT_MICROS)));
+        ReadTransaction tx =
+                ReadTransaction.of(
+                        assembler.accept(
+                                5,
+                                decode(
+                                        new Message('C')
+                                                .int8(0)
+                                                .int64(300)
+                                                .int64(350)
+                                                .int64(COMMIT_MICROS))));
         assertThat(tx.xid()).isEqualTo(77);
         assertThat(tx.commitLsn()).isEqualTo(300);
         assertThat(tx.endLsn()).isEqualTo(350);
@@ -128,7 +129,7 @@ class PgOutputDecoderTest {
 
     @Test
     void changeOfAnUnknownRelationOrOutsideATransactionFails() throws Exception {
-        TransactionAssembler assembler = new TransactionAssembler();
+        TransactionAssembler assembler = new TransactionAssembler(SpillSettings.defaults());
         PgOutputMessage insert = decode(new Message('I').int32(1).int8('N').tuple("1"));
         assertThatThrownBy(() -> assembler.accept(1, insert))
                 .hasMessageStartingWith("message outside a transaction");
@@ -172,7 +173,7 @@ class PgOutputDecoderTest {
                 .hasMessage("timestamptz infinity has no Skippr value");
     }
 
-    private static Message relation(int oid, String schema, String table) throws IOException {
+    static Message relation(int oid, String schema, String table) throws IOException {
         return new Message('R')
                 .int32(oid)
                 .string(schema)
@@ -193,12 +194,12 @@ class PgOutputDecoderTest {
                 .int32(-1);
     }
 
-    private static PgOutputMessage decode(Message message) {
+    static PgOutputMessage decode(Message message) {
         return PgOutputDecoder.decode(ByteBuffer.wrap(message.bytes()));
     }
 
     /** A message under construction, in network byte order. */
-    private static final class Message {
+    static final class Message {
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private final DataOutputStream out = new DataOutputStream(bytes);
 
