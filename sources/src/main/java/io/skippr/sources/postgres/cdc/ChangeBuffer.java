@@ -49,11 +49,8 @@ final class ChangeBuffer implements AutoCloseable {
             throws IOException {
         if (inMemory.size() < settings.maxChangesInMemory()) {
             inMemory.add(
-                    new Change(
+                    relation.change(
                             op,
-                            relation.schema(),
-                            relation.table(),
-                            relation.columns(),
                             relation.values(newTuple),
                             relation.values(oldTuple),
                             oldIsKey,

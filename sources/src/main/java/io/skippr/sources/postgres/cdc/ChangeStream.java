@@ -172,11 +172,6 @@ public final class ChangeStream implements AutoCloseable {
         return assembler.idle() ? stream.getLastReceiveLSN().asLong() : -1;
     }
 
-    /** How many changes of the transaction being read are held in memory (for tests). */
-    int inMemory() {
-        return assembler.inMemory();
-    }
-
     /** The last LSN {@link #confirm} sent (the start LSN before any). */
     public long confirmed() {
         return confirmed;

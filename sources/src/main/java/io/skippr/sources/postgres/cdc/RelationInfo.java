@@ -2,6 +2,7 @@ package io.skippr.sources.postgres.cdc;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +21,30 @@ record RelationInfo(String schema, String table, List<ChangeColumn> columns) {
                             types.type(c.typeOid(), c.typmod())));
         }
         return new RelationInfo(r.schema(), r.table(), List.copyOf(columns));
+    }
+
+    /** A change of this relation in the transaction committing at {@code commitLsn}. */
+    Change change(
+            Change.Op op,
+            List<ColumnValue> newValues,
+            List<ColumnValue> oldValues,
+            boolean oldIsKey,
+            long lsn,
+            long commitLsn,
+            long xid,
+            Instant commitTime) {
+        return new Change(
+                op,
+                schema,
+                table,
+                columns,
+                newValues,
+                oldValues,
+                oldIsKey,
+                lsn,
+                commitLsn,
+                xid,
+                commitTime);
     }
 
     /**

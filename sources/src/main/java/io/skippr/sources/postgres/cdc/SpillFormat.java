@@ -50,18 +50,7 @@ final class SpillFormat {
         boolean oldIsKey = in.readBoolean();
         List<ColumnValue> newValues = readTuple(in, relation);
         List<ColumnValue> oldValues = readTuple(in, relation);
-        return new Change(
-                op,
-                relation.schema(),
-                relation.table(),
-                relation.columns(),
-                newValues,
-                oldValues,
-                oldIsKey,
-                lsn,
-                commitLsn,
-                xid,
-                commitTime);
+        return relation.change(op, newValues, oldValues, oldIsKey, lsn, commitLsn, xid, commitTime);
     }
 
     private static void writeTuple(DataOutput out, PgOutputMessage.Tuple tuple) throws IOException {

@@ -8,6 +8,7 @@ import io.skippr.sources.postgres.PgTestDatabase;
 import io.skippr.sources.postgres.PostgresConnectionConfig;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,6 +24,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Slots, the exported snapshot and the change stream against the test PostgreSQL (wal_level
@@ -436,6 +438,55 @@ class ChangeStreamITCase {
     }
 
     @Test
+    void aMillionRowTransactionIsDeliveredOnceWithTenThousandChangesInMemory(@TempDir Path spill)
+            throws Exception {
+        int rows = 1_000_000;
+        int limit = 10_000;
+        exec("CREATE TABLE " + table("big") + " (id int, v int)");
+        ChangeStream stream = start("big", new SpillSettings(limit, spill));
+        exec(
+                "INSERT INTO "
+                        + table("big")
+                        + " SELECT id, (id::bigint * 7919 % 1000003)::int FROM generate_series(1, "
+                        + rows
+                        + ") AS id");
+        exec("INSERT INTO " + table("m") + " VALUES (1)");
+        String expected =
+                query(
+                        "SELECT count(*) || ' ' || sum(id) || ' '"
+                                + " || md5(string_agg(v::text, ',' ORDER BY id)) FROM "
+                                + table("big"));
+
+        try (Transaction tx = stream.next(Duration.ofSeconds(60))) {
+            assertThat(tx).isNotNull();
+            assertThat(tx.changes().size()).isEqualTo(rows);
+            assertThat(tx.changes().inMemory()).isEqualTo(limit);
+            Path file = tx.changes().file();
+            assertThat(file).exists().hasParent(spill);
+            long count = 0;
+            long sum = 0;
+            java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+            for (Change change : tx.changes()) {
+                assertThat(change.op()).isEqualTo(Change.Op.INSERT);
+                md5.update(
+                        ((count == 0 ? "" : ",") + change.newValues().get(1).text())
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                sum += (Integer) change.newValues().get(0).value();
+                count++;
+            }
+            assertThat(count + " " + sum + " " + java.util.HexFormat.of().formatHex(md5.digest()))
+                    .isEqualTo(expected);
+            assertThat(file).doesNotExist();
+        }
+        assertThat(ReadTransaction.of(stream.next(READ_TIMEOUT)).changes().get(0).table())
+                .as("the marker comes next: the big transaction came once")
+                .isEqualTo("m");
+        try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spill)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
     void slotCreationBlockedByOpenTransactionsTimesOutNamingThem() throws Exception {
         exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
         String gid = schema + "_prepared";
@@ -487,11 +538,15 @@ class ChangeStreamITCase {
     }
 
     private ChangeStream start(String table) throws Exception {
+        return start(table, SpillSettings.defaults());
+    }
+
+    private ChangeStream start(String table, SpillSettings spill) throws Exception {
         publish(table);
         try (SlotSnapshot created = Slots.createSlot(config, slot, CREATE_TIMEOUT)) {
             assertThat(created.consistentPoint()).isPositive();
         }
-        return reopen(0);
+        return track(ChangeStream.open(config, slot, schema, 0, STATUS_INTERVAL, spill));
     }
 
     private void publish(String table) throws Exception {
