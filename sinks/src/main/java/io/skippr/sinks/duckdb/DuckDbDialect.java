@@ -305,6 +305,9 @@ public final class DuckDbDialect implements SqlDialect {
         return "ALTER TABLE " + qualified + " ALTER COLUMN " + quote(column) + " TYPE " + type;
     }
 
+    /** The rank of a staged row among those of its key in {@link #merge}: 1 is the latest. */
+    private static final String LATEST = "_skippr_latest";
+
     /** One {@code MERGE INTO}: the latest row per key deletes, updates or inserts. */
     @Override
     public String merge(
@@ -316,11 +319,7 @@ public final class DuckDbDialect implements SqlDialect {
             String cursor) {
         String keys = quoteAll(key);
         String order =
-                keys
-                        + ", "
-                        + orderBy.stream()
-                                .map(o -> o + " DESC NULLS LAST")
-                                .collect(Collectors.joining(", "));
+                orderBy.stream().map(o -> o + " DESC NULLS LAST").collect(Collectors.joining(", "));
         List<String> all = new ArrayList<>(columns);
         all.add(SqlNames.ID);
         all.add(SqlNames.SYNCED_AT);
@@ -336,11 +335,19 @@ public final class DuckDbDialect implements SqlDialect {
                 + target
                 + " t USING (WITH staged AS ("
                 + staged
-                + ") SELECT DISTINCT ON ("
+                // the latest row per key by row_number, not DISTINCT ON: DuckDB plans that as
+                // arg_max, which turns a FLOAT -0.0 into 0.0 (DOUBLE keeps it)
+                + ") SELECT * EXCLUDE ("
+                + quote(LATEST)
+                + ") FROM (SELECT *, row_number() OVER (PARTITION BY "
                 + keys
-                + ") * FROM staged ORDER BY "
+                + " ORDER BY "
                 + order
-                + ") l ON ("
+                + ") AS "
+                + quote(LATEST)
+                + " FROM staged) WHERE "
+                + quote(LATEST)
+                + " = 1) l ON ("
                 + match
                 + ")"
                 + matched

@@ -250,6 +250,56 @@ class DuckDbTypesITCase {
                                 "true"));
     }
 
+    static final StreamSchema ZEROS =
+            new StreamSchema(
+                    "zeros",
+                    List.of(
+                            Column.of("id", DataType.INT32),
+                            Column.of("f32", DataType.FLOAT32),
+                            Column.of("f64", DataType.FLOAT64)),
+                    List.of("id"));
+
+    static final Object[][] ZERO_ROWS = {{1, -0.0f, -0.0}, {2, 0.0f, 0.0}};
+
+    static final class Zeros implements ScriptedRows.Script {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public StreamSchema schema(long i) {
+            return ZEROS;
+        }
+
+        @Override
+        public Object[] values(long i) {
+            return ZERO_ROWS[(int) i].clone();
+        }
+    }
+
+    /**
+     * A float -0 keeps its sign, in both write modes: a PostgreSQL {@code real} holding -0 landed
+     * as 0.0 (found by the verify command's tests).
+     */
+    @Test
+    void negativeZeroKeepsItsSign() throws Exception {
+        for (WriteMode mode : List.of(WriteMode.APPEND, WriteMode.MERGE)) {
+            TestDuck duck = new TestDuck(dir.resolve(mode.label()), "main");
+            StreamExecutionEnvironment env = DuckDbSinkITCase.env(RuntimeExecutionMode.BATCH, 0);
+            ScriptedRows.stream(env, ZERO_ROWS.length, 1_000_000, new Zeros(), -1, null)
+                    .sinkTo(new SqlSink(duck.prepare("zeros", true, mode)))
+                    .uid("zeros/sink/warehouse");
+            env.execute("zeros");
+
+            assertThat(
+                            duck.rows(
+                                    "SELECT id, signbit(f32), signbit(f64), f32::VARCHAR,"
+                                            + " f64::VARCHAR FROM main.zeros ORDER BY id"))
+                    .as(mode.label())
+                    .containsExactly(
+                            List.of("1", "true", "true", "-0.0", "-0.0"),
+                            List.of("2", "false", "false", "0.0", "0.0"));
+        }
+    }
+
     @Test
     void valuesDuckDbCannotHoldAreNamedByTheRowCheck() {
         assertThat(
