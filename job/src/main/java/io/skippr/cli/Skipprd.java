@@ -1,5 +1,6 @@
 package io.skippr.cli;
 
+import io.skippr.cli.verify.VerifyCommand;
 import io.skippr.config.ConfigException;
 import io.skippr.config.catalog.Role;
 import io.skippr.config.model.Suggest;
@@ -79,6 +80,10 @@ public final class Skipprd implements Callable<Integer> {
         cli.addSubcommand(new CommandLine(new SyncCommand(context)));
         cli.addSubcommand(new CommandLine(new SavepointCommand(context)));
         cli.addSubcommand(new CommandLine(new QueryCommand(context)));
+        cli.addSubcommand(
+                new CommandLine(
+                        new VerifyCommand(
+                                context::loadConfig, context.env, context.out, context.err)));
         cli.addSubcommand(DeadlettersCommand.command(context));
         cli.addSubcommand(ConfigCommand.command(context));
         cli.setOut(out);

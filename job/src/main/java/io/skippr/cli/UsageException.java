@@ -1,10 +1,10 @@
 package io.skippr.cli;
 
 /** A command used wrongly, in a way the option parser cannot see; exit code 2. */
-final class UsageException extends RuntimeException {
+public final class UsageException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    UsageException(String message) {
+    public UsageException(String message) {
         super(message);
     }
 }

@@ -54,7 +54,11 @@ class HelpTest {
     void theTopHelpListsEveryCommand() {
         CliRun run = CliRun.run(dir, "--help");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("connect").contains("sync").contains("validate");
+        assertThat(run.out())
+                .contains("connect")
+                .contains("sync")
+                .contains("validate")
+                .contains("verify");
     }
 
     @Test
@@ -83,6 +87,7 @@ class HelpTest {
                 new String[][] {
                     {"--help"},
                     {"validate", "--help"},
+                    {"verify", "--help"},
                     {"connect", "data-sink", "--help"},
                     {"--version"}
                 }) {

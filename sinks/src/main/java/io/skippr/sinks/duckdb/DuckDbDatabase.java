@@ -67,6 +67,16 @@ public final class DuckDbDatabase implements SqlDatabase {
                 "jdbc:duckdb:" + absolute, "DuckDB database file " + absolute, absolute, Map.of());
     }
 
+    /** The database file at {@code path}, opened read-only ({@code duckdb.read_only}). */
+    public static DuckDbDatabase readOnlyFile(Path path) {
+        String absolute = path.toAbsolutePath().normalize().toString();
+        return new DuckDbDatabase(
+                "jdbc:duckdb:" + absolute,
+                "DuckDB database file " + absolute,
+                absolute,
+                Map.of("duckdb.read_only", "true"));
+    }
+
     /** The JDBC URL; it never holds a secret. */
     public String url() {
         return url;

@@ -6,6 +6,8 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.sql.SqlDatabase;
+import io.skippr.sinks.sql.SqlReadBack;
 import io.skippr.sinks.sql.SqlSinks;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +19,7 @@ import java.util.Map;
  * DuckDB schema sink needs no operator of its own: the commit transaction creates and evolves the
  * tables.
  */
-public final class DuckDbSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class DuckDbSinkFactory implements SinkFactory, KeepsDeadletters, SqlReadBack {
     @Override
     public String kind() {
         return "DuckDB";
@@ -47,6 +49,17 @@ public final class DuckDbSinkFactory implements SinkFactory, KeepsDeadletters {
     /** A DuckDB-family sink into {@code database}: shared by DuckDB and MotherDuck. */
     public static SkipprSink sink(DuckDbDatabase database, SinkContext context, String schema) {
         return SqlSinks.sink(database, schema, new DuckDbRowCheck(), context);
+    }
+
+    /** The database file opened read-only: DuckDB refuses it while a sync holds it for writing. */
+    @Override
+    public SqlDatabase readOnly(ResolvedSettings settings) {
+        return DuckDbDatabase.readOnlyFile(Path.of(settings.requireString("path")));
+    }
+
+    @Override
+    public String schema(ResolvedSettings settings) {
+        return settings.string("schema").orElse("main");
     }
 
     @Override

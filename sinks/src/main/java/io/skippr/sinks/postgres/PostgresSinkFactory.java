@@ -6,6 +6,8 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.sql.SqlDatabase;
+import io.skippr.sinks.sql.SqlReadBack;
 import io.skippr.sinks.sql.SqlSinks;
 import java.util.Map;
 
@@ -14,7 +16,7 @@ import java.util.Map;
  * staging tables (or, for bounded append runs, prepared transactions) and one transaction per
  * commit (see {@code docs/connectors/postgres.md}).
  */
-public final class PostgresSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class PostgresSinkFactory implements SinkFactory, KeepsDeadletters, SqlReadBack {
     @Override
     public String kind() {
         return "Postgres";
@@ -32,7 +34,14 @@ public final class PostgresSinkFactory implements SinkFactory, KeepsDeadletters 
                 database(context.settings()), context, schema(context.settings()));
     }
 
-    private static String schema(ResolvedSettings s) {
+    /** PostgreSQL is read in read-only transactions ({@code SET TRANSACTION READ ONLY}). */
+    @Override
+    public SqlDatabase readOnly(ResolvedSettings settings) {
+        return database(settings);
+    }
+
+    @Override
+    public String schema(ResolvedSettings s) {
         return s.string("schema").orElse("public");
     }
 

@@ -1,0 +1,136 @@
+package io.skippr.cli.verify;
+
+import io.skippr.core.record.DataType;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One text per value, computed in SQL on each side, so a source value and the value loaded from it
+ * print the same text whatever the destination's own formatting. A row's hash is the md5 of its
+ * columns' md5s (or {@code N} for NULL), so a NULL and an empty text differ and no separator can be
+ * forged by a value. See docs/verify.md for the forms.
+ */
+final class Canonical {
+    /** The SQL a side is read with: the PostgreSQL source, a PostgreSQL or DuckDB destination. */
+    enum Dialect {
+        POSTGRES,
+        DUCKDB
+    }
+
+    private Canonical() {}
+
+    /**
+     * The md5 of a row of {@code columns} (quoted names, each with its Skippr type), in a text the
+     * other side computes alike; {@code jsonAsStored} compares JSON as the text stored (DuckDB
+     * keeps the text it is given), else as PostgreSQL's jsonb text (a PostgreSQL destination's
+     * columns are jsonb).
+     */
+    static String rowHash(Dialect dialect, List<Column> columns, boolean jsonAsStored) {
+        return "md5("
+                + columns.stream()
+                        .map(
+                                c ->
+                                        "coalesce(md5("
+                                                + value(dialect, c.type(), c.sql(), jsonAsStored)
+                                                + "), 'N')")
+                        .collect(Collectors.joining(" || '|' || "))
+                + ")";
+    }
+
+    /** A column as SQL reads it: its quoted name and its Skippr type. */
+    record Column(String sql, DataType type) {}
+
+    /** The canonical text of {@code column} of {@code type}; NULL for NULL. */
+    static String value(Dialect dialect, DataType type, String column, boolean jsonAsStored) {
+        boolean pg = dialect == Dialect.POSTGRES;
+        return switch (type.kind()) {
+            case BOOLEAN ->
+                    "CASE WHEN " + column + " THEN 't' WHEN NOT " + column + " THEN 'f' END";
+            case INT16, INT32, INT64, UUID -> text(column);
+            case FLOAT32, FLOAT64 -> floating(pg ? column + "::float8::text" : doubleText(column));
+            case DECIMAL -> decimal(text(column));
+            case STRING -> text(column);
+            case JSON -> pg && !jsonAsStored ? column + "::jsonb::text" : text(column);
+            case BYTES -> pg ? "encode(" + column + ", 'hex')" : "lower(hex(" + column + "))";
+            case DATE -> text("(" + column + " - DATE '1970-01-01')");
+            case TIME ->
+                    text(
+                            "CAST((extract(hour FROM "
+                                    + column
+                                    + ") * 60 + extract(minute FROM "
+                                    + column
+                                    + ")) * 60000000 + extract(microseconds FROM "
+                                    + column
+                                    + ") AS BIGINT)");
+            case TIMESTAMP, TIMESTAMP_TZ ->
+                    pg
+                            ? text("CAST(extract(epoch FROM " + column + ") * 1000000 AS BIGINT)")
+                            : text("epoch_us(" + column + ")");
+        };
+    }
+
+    private static String text(String sql) {
+        return "CAST(" + sql + " AS VARCHAR)";
+    }
+
+    private static String doubleText(String column) {
+        return "CAST(CAST(" + column + " AS DOUBLE) AS VARCHAR)";
+    }
+
+    /** Trailing zeros of the fraction dropped: 1234.50 and 1234.5 are one value. */
+    private static String decimal(String t) {
+        return "CASE WHEN strpos("
+                + t
+                + ", '.') > 0 THEN rtrim(rtrim("
+                + t
+                + ", '0'), '.') ELSE "
+                + t
+                + " END";
+    }
+
+    /**
+     * A double's shortest round-trip text {@code t}, as either database prints it, brought to one
+     * form: {@code NaN}, {@code Infinity}, {@code -Infinity}, {@code 0}, {@code -0}, or sign,
+     * significant digits, {@code e}, and the exponent of 0.digits ({@code 1.5} is {@code 15e1}).
+     */
+    static String floating(String t) {
+        String a = "ltrim(" + t + ", '-')";
+        String mantissa = "split_part(" + a + ", 'e', 1)";
+        String exponent =
+                "CASE WHEN strpos("
+                        + a
+                        + ", 'e') > 0 THEN CAST(split_part("
+                        + a
+                        + ", 'e', 2) AS INTEGER) ELSE 0 END";
+        String whole = "split_part(" + mantissa + ", '.', 1)";
+        String digits = "(" + whole + " || split_part(" + mantissa + ", '.', 2))";
+        String leadingZeros = "(length(" + digits + ") - length(ltrim(" + digits + ", '0')))";
+        String sign = "CASE WHEN left(" + t + ", 1) = '-' THEN '-' ELSE '' END";
+        return "CASE WHEN lower("
+                + t
+                + ") = 'nan' THEN 'NaN'"
+                + " WHEN lower("
+                + t
+                + ") IN ('infinity', 'inf') THEN 'Infinity'"
+                + " WHEN lower("
+                + t
+                + ") IN ('-infinity', '-inf') THEN '-Infinity'"
+                + " WHEN ltrim("
+                + digits
+                + ", '0') = '' THEN "
+                + sign
+                + " || '0'"
+                + " ELSE "
+                + sign
+                + " || rtrim(ltrim("
+                + digits
+                + ", '0'), '0') || 'e' || CAST("
+                + "length("
+                + whole
+                + ") + "
+                + exponent
+                + " - "
+                + leadingZeros
+                + " AS VARCHAR) END";
+    }
+}

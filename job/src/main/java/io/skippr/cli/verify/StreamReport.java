@@ -1,0 +1,54 @@
+package io.skippr.cli.verify;
+
+import java.util.List;
+
+/**
+ * What verifying one stream found.
+ *
+ * @param note why the stream could not be compared ("not verifiable yet: ..."), or a fact about the
+ *     destination the counts stand on ("destination table ... does not exist"); null when none
+ * @param verified false when the stream was not compared at all
+ */
+record StreamReport(
+        String stream,
+        long sourceRows,
+        long destinationRows,
+        Kind missing,
+        Kind extra,
+        Kind duplicated,
+        Kind different,
+        String note,
+        boolean verified) {
+
+    /** The keys of one kind: how many, and the first of them. */
+    record Kind(long count, List<Long> first) {
+        static final Kind NONE = new Kind(0, List.of());
+
+        static Kind of(Tally tally) {
+            return new Kind(tally.count(), tally.first());
+        }
+    }
+
+    static StreamReport notVerifiable(String stream, String why) {
+        return new StreamReport(
+                stream,
+                -1,
+                -1,
+                Kind.NONE,
+                Kind.NONE,
+                Kind.NONE,
+                Kind.NONE,
+                "not verifiable yet: " + why,
+                false);
+    }
+
+    /** Compared, and source and destination hold the same rows. */
+    boolean matches() {
+        return verified
+                && sourceRows == destinationRows
+                && missing.count() == 0
+                && extra.count() == 0
+                && duplicated.count() == 0
+                && different.count() == 0;
+    }
+}

@@ -1,0 +1,218 @@
+package io.skippr.cli.verify;
+
+import io.skippr.cli.UsageException;
+import io.skippr.config.Config;
+import io.skippr.config.ConfiguredPipeline;
+import io.skippr.config.model.ResolvedPipeline;
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SourceContext;
+import io.skippr.sinks.sql.SqlDatabase;
+import io.skippr.sinks.sql.SqlReadBack;
+import io.skippr.sinks.sql.WriteMode;
+import io.skippr.sources.postgres.PostgresSourceConfig;
+import io.skippr.sources.postgres.PostgresTables;
+import io.skippr.sources.postgres.TableInfo;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code skipprd verify}: compares what a pipeline's source holds with what its sink holds. */
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compares each stream of a pipeline in its data source with its table in the data"
+                    + " sink: row counts, then checksums over key ranges narrowed down to the keys"
+                    + " missing, extra, duplicated or different. Reads both sides in read-only"
+                    + " transactions and writes nothing.",
+            "This version compares PostgreSQL data sources with Postgres and DuckDB data sinks,"
+                    + " for tables with a single-column integer primary key.",
+            "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
+                    + " 2 configuration error."
+        })
+public final class VerifyCommand implements Callable<Integer> {
+    static final List<String> SINKS = List.of("Postgres", "DuckDB");
+
+    private final Function<Path, Config> configs;
+    private final Map<String, String> env;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    @Option(
+            names = "--pipeline",
+            paramLabel = "PIPELINE",
+            required = true,
+            description = "The pipeline to verify.")
+    String pipeline;
+
+    @Option(
+            names = "--stream",
+            paramLabel = "STREAM",
+            description = "Verify only this stream (default: every stream the pipeline syncs).")
+    String stream;
+
+    @Option(names = "--json", description = "Print one JSON document instead of the table.")
+    boolean json;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "The skippr.yml to use.")
+    Path config;
+
+    /**
+     * @param configs loads the config file as every command does ({@code --config}, then {@code
+     *     $SKIPPR_CONFIG}, then discovery)
+     */
+    public VerifyCommand(
+            Function<Path, Config> configs,
+            Map<String, String> env,
+            PrintWriter out,
+            PrintWriter err) {
+        this.configs = configs;
+        this.env = env;
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() throws SQLException {
+        ConfiguredPipeline configured = configs.apply(config).getPipeline(pipeline);
+        ResolvedPipeline run = configured.resolve(env);
+        ResolvedSettings sourceSettings = run.dataSource();
+        ResolvedSettings sinkSettings = run.dataSink();
+        String sourceKind = sourceSettings.entry().kind().name();
+        if (!sourceKind.equals("Postgres")) {
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' reads data_sources."
+                            + sourceSettings.entry().name()
+                            + " ("
+                            + sourceKind
+                            + "); skipprd verify compares Postgres data sources only in this"
+                            + " version");
+        }
+        if (sinkSettings == null) {
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' has no data sink; skipprd verify compares a data source with the"
+                            + " data sink it loads (Postgres or DuckDB)");
+        }
+        String sinkKind = sinkSettings.entry().kind().name();
+        if (!SINKS.contains(sinkKind)) {
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' loads data_sinks."
+                            + sinkSettings.entry().name()
+                            + " ("
+                            + sinkKind
+                            + "); skipprd verify reads Postgres and DuckDB data sinks only in"
+                            + " this version");
+        }
+        SqlReadBack readBack = (SqlReadBack) io.skippr.job.Connectors.sink(sinkKind);
+        SqlDatabase database = readBack.readOnly(sinkSettings);
+        Canonical.Dialect sinkDialect =
+                sinkKind.equals("DuckDB") ? Canonical.Dialect.DUCKDB : Canonical.Dialect.POSTGRES;
+        if (sinkDialect == Canonical.Dialect.DUCKDB
+                && !Files.exists(Path.of(sinkSettings.requireString("path")))) {
+            throw new UsageException(
+                    "the DuckDB database "
+                            + Path.of(sinkSettings.requireString("path"))
+                            + " does not exist yet; run skipprd sync --pipeline "
+                            + pipeline
+                            + " --once first");
+        }
+        PostgresSourceConfig source =
+                PostgresSourceConfig.from(
+                        new SourceContext(
+                                pipeline,
+                                sourceSettings.entry().name(),
+                                sourceSettings,
+                                true,
+                                Map.of()));
+        WriteMode mode = WriteMode.of(run.definition().writeMode());
+        try (Connection src = open(() -> source.connection().connect(), "data source");
+                Connection dst = open(database::connect, "data sink")) {
+            readOnly(src, Canonical.Dialect.POSTGRES);
+            readOnly(dst, sinkDialect);
+            List<TableInfo> tables = PostgresTables.discover(src, source);
+            List<TableInfo> chosen = choose(tables);
+            Tables pairs =
+                    new Tables(
+                            src,
+                            dst,
+                            sinkDialect,
+                            database.dialect(),
+                            readBack.schema(sinkSettings));
+            List<StreamReport> reports = new ArrayList<>();
+            for (TableInfo table : chosen) {
+                reports.add(pairs.verify(table, mode, line -> err.println("verify: " + line)));
+            }
+            out.print(
+                    json
+                            ? VerifyReport.json(pipeline, reports)
+                            : VerifyReport.table(pipeline, reports));
+            out.flush();
+            return VerifyReport.allMatch(reports) ? 0 : 1;
+        }
+    }
+
+    private List<TableInfo> choose(List<TableInfo> tables) {
+        if (stream == null) {
+            return tables;
+        }
+        List<TableInfo> chosen = tables.stream().filter(t -> t.stream().equals(stream)).toList();
+        if (chosen.isEmpty()) {
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' has no stream '"
+                            + stream
+                            + "'; its streams: "
+                            + String.join(", ", tables.stream().map(TableInfo::stream).toList()));
+        }
+        return chosen;
+    }
+
+    private interface Opener {
+        Connection open() throws IOException;
+    }
+
+    /** A database that cannot be reached is a configuration error: the cause, never a secret. */
+    private static Connection open(Opener opener, String what) {
+        try {
+            return opener.open();
+        } catch (IOException e) {
+            String message = e.getMessage();
+            if (message != null && message.contains("lock")) {
+                message +=
+                        " (a running sync holds the DuckDB file for writing: verify between"
+                                + " --once runs, or after stopping the continuous one)";
+            }
+            throw new UsageException("cannot read the " + what + ": " + message);
+        }
+    }
+
+    /**
+     * Every read in one read-only transaction: PostgreSQL refuses writes in it and gives one
+     * snapshot; DuckDB's file is opened read-only already and the transaction gives a snapshot.
+     */
+    private static void readOnly(Connection c, Canonical.Dialect dialect) throws SQLException {
+        c.setAutoCommit(false);
+        if (dialect == Canonical.Dialect.POSTGRES) {
+            try (var s = c.createStatement()) {
+                s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.skippr.cli.verify;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The reports of a verify run as a person reads them, or as one JSON document for monitors. */
+final class VerifyReport {
+    private static final String[] HEADER = {
+        "stream", "source rows", "destination rows", "missing", "extra", "duplicated", "different"
+    };
+
+    private VerifyReport() {}
+
+    static boolean allMatch(List<StreamReport> reports) {
+        return reports.stream().allMatch(StreamReport::matches);
+    }
+
+    static String table(String pipeline, List<StreamReport> reports) {
+        List<String[]> rows = new java.util.ArrayList<>();
+        rows.add(HEADER);
+        for (StreamReport r : reports) {
+            rows.add(
+                    r.verified()
+                            ? new String[] {
+                                r.stream(),
+                                Long.toString(r.sourceRows()),
+                                Long.toString(r.destinationRows()),
+                                Long.toString(r.missing().count()),
+                                Long.toString(r.extra().count()),
+                                Long.toString(r.duplicated().count()),
+                                Long.toString(r.different().count())
+                            }
+                            : new String[] {r.stream(), "-", "-", "-", "-", "-", "-"});
+        }
+        int[] widths = new int[HEADER.length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.length; i++) {
+                line.append(i == 0 ? pad(row[i], widths[i]) : "  " + padLeft(row[i], widths[i]));
+            }
+            out.append(line.toString().stripTrailing()).append('\n');
+        }
+        for (StreamReport r : reports) {
+            if (r.note() != null) {
+                out.append(r.stream()).append(": ").append(r.note()).append('\n');
+            }
+            keys(out, r.stream(), "missing", r.missing());
+            keys(out, r.stream(), "extra", r.extra());
+            keys(out, r.stream(), "duplicated", r.duplicated());
+            keys(out, r.stream(), "different", r.different());
+        }
+        long differ = reports.stream().filter(r -> r.verified() && !r.matches()).count();
+        long unchecked = reports.stream().filter(r -> !r.verified()).count();
+        if (allMatch(reports)) {
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "All %d streams of pipeline %s match.%n",
+                            reports.size(),
+                            pipeline));
+        } else {
+            out.append(
+                    String.format(
+                            Locale.ROOT,
+                            "Pipeline %s: %d of %d streams differ, %d not verified.%n",
+                            pipeline,
+                            differ,
+                            reports.size(),
+                            unchecked));
+        }
+        return out.toString();
+    }
+
+    private static void keys(StringBuilder out, String stream, String kind, StreamReport.Kind k) {
+        if (k.count() == 0) {
+            return;
+        }
+        out.append(stream)
+                .append(": ")
+                .append(kind)
+                .append(" keys: ")
+                .append(k.first().stream().map(String::valueOf).collect(Collectors.joining(", ")))
+                .append(
+                        k.count() > k.first().size()
+                                ? " and " + (k.count() - k.first().size()) + " more"
+                                : "")
+                .append('\n');
+    }
+
+    static String json(String pipeline, List<StreamReport> reports) {
+        StringBuilder out = new StringBuilder();
+        out.append("{\"pipeline\":").append(quote(pipeline));
+        out.append(",\"match\":").append(allMatch(reports));
+        out.append(",\"streams\":[");
+        for (int i = 0; i < reports.size(); i++) {
+            StreamReport r = reports.get(i);
+            out.append(i == 0 ? "" : ",")
+                    .append("{\"stream\":")
+                    .append(quote(r.stream()))
+                    .append(",\"verified\":")
+                    .append(r.verified())
+                    .append(",\"match\":")
+                    .append(r.matches());
+            if (r.verified()) {
+                out.append(",\"source_rows\":")
+                        .append(r.sourceRows())
+                        .append(",\"destination_rows\":")
+                        .append(r.destinationRows());
+                kind(out, "missing", r.missing());
+                kind(out, "extra", r.extra());
+                kind(out, "duplicated", r.duplicated());
+                kind(out, "different", r.different());
+            }
+            out.append(",\"note\":")
+                    .append(r.note() == null ? "null" : quote(r.note()))
+                    .append('}');
+        }
+        return out.append("]}\n").toString();
+    }
+
+    private static void kind(StringBuilder out, String name, StreamReport.Kind k) {
+        out.append(",\"")
+                .append(name)
+                .append("\":{\"count\":")
+                .append(k.count())
+                .append(",\"first_keys\":[")
+                .append(k.first().stream().map(String::valueOf).collect(Collectors.joining(",")))
+                .append("]}");
+    }
+
+    static String quote(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static String pad(String s, int width) {
+        return s + " ".repeat(width - s.length());
+    }
+
+    private static String padLeft(String s, int width) {
+        return " ".repeat(width - s.length()) + s;
+    }
+}

@@ -1,0 +1,360 @@
+package io.skippr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.skippr.job.TestPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code skipprd verify} after a real {@code sync --once} of a table of mixed types, into
+ * PostgreSQL and into DuckDB: all equal (exit 0), then a destination broken on purpose (a row
+ * deleted, one duplicated, one changed, one value set to NULL, one added) is reported key for key
+ * (exit 1), in the table and in {@code --json}; bad inputs exit 2 with exact messages.
+ */
+class VerifyITCase {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Rows 1 to 3000, so the key ranges are narrowed more than once before rows are fetched. */
+    private static final int ROWS = 3000;
+
+    @TempDir Path dir;
+
+    private TestPostgres pg;
+    private String sinkSchema;
+
+    @BeforeEach
+    void setUp() throws SQLException {
+        pg = new TestPostgres("skippr_verify_");
+        sinkSchema = pg.schema + "_out";
+        pg.exec(
+                "CREATE TABLE mixed (id bigint PRIMARY KEY, amount numeric(12,2), any_number"
+                        + " numeric, at timestamptz, local_at timestamp, day date, clock time,"
+                        + " note text, payload bytea, doc json, tags jsonb, r real,"
+                        + " f double precision, flag boolean, u uuid)",
+                "INSERT INTO mixed SELECT g, g * 1.5, g / 7.0, TIMESTAMPTZ '2024-01-01"
+                        + " 00:00:00.123456+02' + g * INTERVAL '1 minute 0.000001 second',"
+                        + " TIMESTAMP '1999-12-31 23:59:59.999999' - g * INTERVAL '1 day',"
+                        + " DATE '2000-02-29' + g, TIME '00:00:00.000001' + g * INTERVAL '1"
+                        + " second', 'row ' || g, decode(md5(g::text), 'hex'),"
+                        + " ('{\"b\": ' || g || ',  \"a\": [1, 2.50]}')::json,"
+                        + " jsonb_build_object('g', g), g / 3.0, g / 3.0, g % 2 = 0,"
+                        + " md5(g::text)::uuid FROM generate_series(1, "
+                        + ROWS
+                        + ") g",
+                "UPDATE mixed SET amount = NULL, any_number = NULL, at = NULL, local_at = NULL,"
+                        + " day = NULL, clock = NULL, note = NULL, payload = NULL, doc = NULL,"
+                        + " tags = NULL, r = NULL, f = NULL, flag = NULL, u = NULL WHERE id = 1",
+                "UPDATE mixed SET r = '-0', f = '-0', note = '', payload = '' WHERE id = 2",
+                "UPDATE mixed SET r = 'NaN', f = 'NaN', any_number = 1.50000 WHERE id = 3",
+                "UPDATE mixed SET r = 'Infinity', f = '-Infinity', note = 'ünïcödé 😀 中文 \t\n"
+                        + " end', any_number = 123456789012345678901234567890.123456789 WHERE id"
+                        + " = 4",
+                "UPDATE mixed SET r = 3.4028235e38, f = 5e-324 WHERE id = 5",
+                "CREATE TABLE keyless (a int, b text)",
+                "CREATE TABLE pairs (a int, b int, PRIMARY KEY (a, b))",
+                "CREATE TABLE named (code text PRIMARY KEY)");
+    }
+
+    @AfterEach
+    void tearDown() throws SQLException {
+        pg.exec("DROP SCHEMA IF EXISTS \"" + sinkSchema + "\" CASCADE");
+        pg.close();
+    }
+
+    private Map<String, String> env() {
+        Map<String, String> env = new HashMap<>(TestPostgres.passwordEnv());
+        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        return env;
+    }
+
+    private Path config(String sink) throws IOException {
+        Path config = dir.resolve("skippr.yml");
+        Files.writeString(
+                config,
+                "pipelines:\n"
+                        + "  mixed:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.warehouse\n"
+                        + "  others:\n    data_source: data_sources.others\n"
+                        + "    data_sink: data_sinks.warehouse\n"
+                        + "data_sources:\n  app_db:\n"
+                        + pg.sourceYaml("mixed", null)
+                        + "  others:\n"
+                        + pg.sourceYaml("keyless", null)
+                                .replace("['keyless']", "[keyless, pairs, named]")
+                        + "data_sinks:\n  warehouse:\n"
+                        + sink);
+        return config;
+    }
+
+    private String postgresSink() {
+        return TestPostgres.sinkYaml(sinkSchema);
+    }
+
+    private String duckDbSink() {
+        return "    DuckDB:\n      path: " + dir.resolve("warehouse.duckdb") + "\n";
+    }
+
+    private CliRun verify(String... more) {
+        String[] args = new String[more.length + 3];
+        args[0] = "verify";
+        args[1] = "--config";
+        args[2] = dir.resolve("skippr.yml").toString();
+        System.arraycopy(more, 0, args, 3, more.length);
+        return CliRun.run(dir, env(), args);
+    }
+
+    private void syncOnce() {
+        CliRun sync =
+                CliRun.run(
+                        dir,
+                        env(),
+                        "sync",
+                        "--config",
+                        dir.resolve("skippr.yml").toString(),
+                        "--pipeline",
+                        "mixed",
+                        "--once");
+        assertThat(sync.exitCode()).as(sync.all()).isZero();
+        assertThat(sync.err()).contains("Pipeline sync complete: 1 streams, 3000 records read");
+    }
+
+    @Test
+    void aPostgresDestinationIsEqualThenBrokenKeysAreNamed() throws Exception {
+        config(postgresSink());
+        syncOnce();
+        assertEqual();
+        try (Connection c = pg.connect();
+                Statement s = c.createStatement()) {
+            breakDestination("\"" + sinkSchema + "\"", sql -> exec(s, sql));
+        }
+        assertBroken();
+    }
+
+    @Test
+    void aDuckDbDestinationIsEqualThenBrokenKeysAreNamed() throws Exception {
+        config(duckDbSink());
+        syncOnce();
+        Path file = dir.resolve("warehouse.duckdb");
+        FileTime before = Files.getLastModifiedTime(file);
+        long size = Files.size(file);
+        assertEqual();
+        assertThat(Files.getLastModifiedTime(file)).as("verify writes nothing").isEqualTo(before);
+        assertThat(Files.size(file)).isEqualTo(size);
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file);
+                Statement s = c.createStatement()) {
+            breakDestination("main", sql -> exec(s, sql));
+        }
+        assertBroken();
+    }
+
+    private static void exec(Statement s, String sql) {
+        try {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new AssertionError(sql, e);
+        }
+    }
+
+    private void assertEqual() throws IOException {
+        CliRun run = verify("--pipeline", "mixed");
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.out())
+                .isEqualTo(
+                        "stream  source rows  destination rows  missing  extra  duplicated"
+                                + "  different\n"
+                                + "mixed          3000              3000        0      0"
+                                + "           0          0\n"
+                                + "All 1 streams of pipeline mixed match.\n");
+        assertThat(run.err()).contains("verify: mixed: 3000 source rows, 3000 destination");
+        CliRun json = verify("--pipeline", "mixed", "--json");
+        assertThat(json.exitCode()).isZero();
+        JsonNode doc = JSON.readTree(json.out());
+        assertThat(doc.get("match").asBoolean()).isTrue();
+        JsonNode stream = doc.get("streams").get(0);
+        assertThat(stream.get("source_rows").asLong()).isEqualTo(ROWS);
+        assertThat(stream.get("destination_rows").asLong()).isEqualTo(ROWS);
+        assertThat(stream.get("different").get("count").asLong()).isZero();
+    }
+
+    /**
+     * Deletes key 10, duplicates key 20 (the table rebuilt without its primary key first), changes
+     * a text of key 30, sets the amount of key 40 to NULL and adds key 100000.
+     */
+    private static void breakDestination(String schema, Consumer<String> exec) {
+        String table = schema + ".mixed";
+        exec.accept("CREATE TABLE " + schema + ".copy AS SELECT * FROM " + table);
+        exec.accept("DROP TABLE " + table);
+        exec.accept("ALTER TABLE " + schema + ".copy RENAME TO mixed");
+        exec.accept("DELETE FROM " + table + " WHERE id = 10");
+        exec.accept("INSERT INTO " + table + " SELECT * FROM " + table + " WHERE id = 20");
+        exec.accept("UPDATE " + table + " SET note = 'changed' WHERE id = 30");
+        exec.accept("UPDATE " + table + " SET amount = NULL WHERE id = 40");
+        exec.accept("INSERT INTO " + table + " (id, note) VALUES (100000, 'extra')");
+    }
+
+    private void assertBroken() throws IOException {
+        CliRun run = verify("--pipeline", "mixed");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+        assertThat(run.out())
+                .isEqualTo(
+                        "stream  source rows  destination rows  missing  extra  duplicated"
+                                + "  different\n"
+                                + "mixed          3000              3001        1      1"
+                                + "           1          2\n"
+                                + "mixed: missing keys: 10\n"
+                                + "mixed: extra keys: 100000\n"
+                                + "mixed: duplicated keys: 20\n"
+                                + "mixed: different keys: 30, 40\n"
+                                + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
+        CliRun json = verify("--pipeline", "mixed", "--json", "--stream", "mixed");
+        assertThat(json.exitCode()).isEqualTo(1);
+        JsonNode stream = JSON.readTree(json.out()).get("streams").get(0);
+        assertThat(stream.get("match").asBoolean()).isFalse();
+        assertThat(stream.get("destination_rows").asLong()).isEqualTo(ROWS + 1);
+        assertThat(stream.get("missing").toString()).isEqualTo("{\"count\":1,\"first_keys\":[10]}");
+        assertThat(stream.get("extra").toString())
+                .isEqualTo("{\"count\":1,\"first_keys\":[100000]}");
+        assertThat(stream.get("duplicated").toString())
+                .isEqualTo("{\"count\":1,\"first_keys\":[20]}");
+        assertThat(stream.get("different").toString())
+                .isEqualTo("{\"count\":2,\"first_keys\":[30,40]}");
+    }
+
+    @Test
+    void tablesThisVersionCannotCompareAreReportedNotSkipped() throws IOException {
+        config(postgresSink());
+        CliRun run = verify("--pipeline", "others");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+        String table = "\"" + pg.schema + "\".";
+        assertThat(run.out())
+                .isEqualTo(
+                        "stream   source rows  destination rows  missing  extra  duplicated"
+                                + "  different\n"
+                                + "keyless            -                 -        -      -"
+                                + "           -          -\n"
+                                + "named              -                 -        -      -"
+                                + "           -          -\n"
+                                + "pairs              -                 -        -      -"
+                                + "           -          -\n"
+                                + "keyless: not verifiable yet: table "
+                                + table
+                                + "\"keyless\" has no primary key; verify compares tables by a"
+                                + " single-column integer primary key\n"
+                                + "named: not verifiable yet: the primary key \"code\" of table "
+                                + table
+                                + "\"named\" is text (string); verify compares tables by a"
+                                + " single-column integer primary key\n"
+                                + "pairs: not verifiable yet: table "
+                                + table
+                                + "\"pairs\" has a composite primary key (a, b); verify compares"
+                                + " tables by a single-column integer primary key\n"
+                                + "Pipeline others: 0 of 3 streams differ, 3 not verified.\n");
+    }
+
+    @Test
+    void aStreamNeverLoadedIsAllMissing() throws Exception {
+        config(postgresSink());
+        pg.exec("CREATE SCHEMA \"" + sinkSchema + "\"");
+        CliRun run = verify("--pipeline", "mixed", "--json");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+        JsonNode stream = JSON.readTree(run.out()).get("streams").get(0);
+        assertThat(stream.get("missing").toString())
+                .isEqualTo("{\"count\":3000,\"first_keys\":[1,2,3,4,5,6,7,8,9,10]}");
+        assertThat(stream.get("note").asText())
+                .isEqualTo("destination table \"" + sinkSchema + "\".\"mixed\" does not exist");
+    }
+
+    @Test
+    void badInputsExit2WithExactMessages() throws IOException {
+        config(postgresSink());
+        String file = dir.resolve("skippr.yml").toString();
+        assertThat(verify("--pipeline", "mixd"))
+                .isEqualTo(
+                        new CliRun(
+                                2,
+                                "",
+                                "error: "
+                                        + file
+                                        + ": pipeline 'mixd' is not defined; did you mean"
+                                        + " 'mixed'?\n"));
+        assertThat(verify("--pipeline", "mixed", "--stream", "nope"))
+                .isEqualTo(
+                        new CliRun(
+                                2,
+                                "",
+                                "error: pipeline 'mixed' has no stream 'nope'; its streams:"
+                                        + " mixed\n"));
+
+        config("    ClickHouse:\n      host: 127.0.0.1\n");
+        assertThat(verify("--pipeline", "mixed"))
+                .isEqualTo(
+                        new CliRun(
+                                2,
+                                "",
+                                "error: pipeline 'mixed' loads data_sinks.warehouse (ClickHouse);"
+                                        + " skipprd verify reads Postgres and DuckDB data sinks"
+                                        + " only in this version\n"));
+
+        config(duckDbSink());
+        assertThat(verify("--pipeline", "mixed"))
+                .isEqualTo(
+                        new CliRun(
+                                2,
+                                "",
+                                "error: the DuckDB database "
+                                        + dir.resolve("warehouse.duckdb")
+                                        + " does not exist yet; run skipprd sync --pipeline mixed"
+                                        + " --once first\n"));
+
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                "pipelines:\n  files: {data_source: data_sources.in, data_sink: data_sinks.w}\n"
+                        + "data_sources:\n  in:\n    LocalFile: {path: 'in/*.csv'}\n"
+                        + "data_sinks:\n  w:\n"
+                        + duckDbSink());
+        assertThat(verify("--pipeline", "files"))
+                .isEqualTo(
+                        new CliRun(
+                                2,
+                                "",
+                                "error: pipeline 'files' reads data_sources.in (LocalFile);"
+                                        + " skipprd verify compares Postgres data sources only in"
+                                        + " this version\n"));
+
+        config(postgresSink());
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                Files.readString(dir.resolve("skippr.yml"))
+                        .replaceFirst(
+                                "port: " + TestPostgres.env("SKIPPR_TEST_PG_PORT"), "port: 1"));
+        CliRun unreachable = verify("--pipeline", "mixed");
+        assertThat(unreachable.exitCode()).isEqualTo(2);
+        assertThat(unreachable.out()).isEmpty();
+        assertThat(unreachable.err())
+                .startsWith(
+                        "error: cannot read the data source: Could not connect to PostgreSQL at "
+                                + TestPostgres.env("SKIPPR_TEST_PG_HOST")
+                                + ":1, database \""
+                                + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
+                                + "\", user \""
+                                + TestPostgres.env("SKIPPR_TEST_PG_USER")
+                                + "\" (sslmode disable): ")
+                .doesNotContain("\tat ");
+    }
+}
