@@ -14,6 +14,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -356,5 +357,43 @@ class VerifyITCase {
                                 + TestPostgres.env("SKIPPR_TEST_PG_USER")
                                 + "\" (sslmode disable): ")
                 .doesNotContain("\tat ");
+    }
+
+    /**
+     * A DuckDB file another process holds for writing (a running sync) cannot be opened read-only:
+     * a skipprd process of its own says so and which process holds it, exit 2.
+     */
+    @Test
+    void aDuckDbFileHeldByAnotherProcessIsRefusedWithTheReason() throws Exception {
+        config(duckDbSink());
+        Path file = dir.resolve("warehouse.duckdb");
+        try (Connection held = DriverManager.getConnection("jdbc:duckdb:" + file);
+                Statement s = held.createStatement()) {
+            s.execute("CREATE TABLE held (i int)");
+            Process verify =
+                    SkipprdProcess.start(
+                            dir,
+                            "verify",
+                            TestPostgres.passwordEnv(),
+                            List.of(),
+                            "verify",
+                            "--pipeline",
+                            "mixed");
+            assertThat(verify.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            String err = Files.readString(dir.resolve("verify.err"));
+            assertThat(verify.exitValue()).as(err).isEqualTo(2);
+            assertThat(err)
+                    .startsWith(
+                            "error: cannot read the data sink: DuckDB database file "
+                                    + file
+                                    + " is locked by another process (")
+                    .contains("PID " + ProcessHandle.current().pid())
+                    .endsWith(
+                            "): verify opens it read-only, which DuckDB refuses while another"
+                                    + " process (a running sync) has it open for writing; run"
+                                    + " verify between --once runs, or after stopping the"
+                                    + " continuous one\n");
+            assertThat(Files.readString(dir.resolve("verify.out"))).isEmpty();
+        }
     }
 }

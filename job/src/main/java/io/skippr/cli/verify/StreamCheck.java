@@ -19,6 +19,9 @@ final class StreamCheck {
     static final int FANOUT = 16;
     static final int LEAF_ROWS = 1000;
 
+    /** How often a long scan says where it is, on stderr. */
+    private static final long PROGRESS_NANOS = 5_000_000_000L;
+
     private final Side source;
     private final Side destination;
     private final boolean append;
@@ -46,7 +49,12 @@ final class StreamCheck {
     StreamReport run(String stream, long destinationRows, String note) throws SQLException {
         long sourceRows = source.count();
         progress.accept(
-                stream + ": " + sourceRows + " source rows, " + destinationRows + " destination");
+                stream
+                        + ": "
+                        + sourceRows
+                        + " source rows, "
+                        + destinationRows
+                        + " destination rows");
         KeyRange all = span(source.bounds(), destinationRows > 0 ? destination.bounds() : null);
         if (all != null) {
             compare(stream, all);
@@ -100,14 +108,13 @@ final class StreamCheck {
             Side.Summary d = destination.summary(range);
             rangesCompared++;
             if (s.sameAs(d)) {
-                continue;
-            }
-            if (Math.max(s.rows(), d.rows()) <= LEAF_ROWS || range.low() == range.high()) {
+                // equal: nothing more to read here
+            } else if (Math.max(s.rows(), d.rows()) <= LEAF_ROWS || range.low() == range.high()) {
                 leaf(range);
             } else {
                 pushSplit(todo, range);
             }
-            if (System.nanoTime() - lastSaid > 5_000_000_000L) {
+            if (System.nanoTime() - lastSaid > PROGRESS_NANOS) {
                 lastSaid = System.nanoTime();
                 progress.accept(
                         stream

@@ -43,6 +43,11 @@ import picocli.CommandLine.Option;
 public final class VerifyCommand implements Callable<Integer> {
     static final List<String> SINKS = List.of("Postgres", "DuckDB");
 
+    /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
+    private static final String LOCKED = " is locked by another process";
+
+    private static final String SINK_ADVICE = ": DuckDB lets one process at a time";
+
     private final Function<Path, Config> configs;
     private final Map<String, String> env;
     private final PrintWriter out;
@@ -193,11 +198,15 @@ public final class VerifyCommand implements Callable<Integer> {
         try {
             return opener.open();
         } catch (IOException e) {
-            String message = e.getMessage();
-            if (message != null && message.contains("lock")) {
-                message +=
-                        " (a running sync holds the DuckDB file for writing: verify between"
-                                + " --once runs, or after stopping the continuous one)";
+            String message = String.valueOf(e.getMessage());
+            int advice = message.indexOf(SINK_ADVICE);
+            if (message.contains(LOCKED) && advice > 0) {
+                // DuckDbDatabase's advice is a sink's; a verify's differs
+                message =
+                        message.substring(0, advice)
+                                + ": verify opens it read-only, which DuckDB refuses while another"
+                                + " process (a running sync) has it open for writing; run verify"
+                                + " between --once runs, or after stopping the continuous one";
             }
             throw new UsageException("cannot read the " + what + ": " + message);
         }
