@@ -1,5 +1,6 @@
 package io.skippr.cli.verify;
 
+import io.skippr.sinks.files.JsonText;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -135,26 +136,15 @@ final class VerifyReport {
                 .append("]}");
     }
 
+    /** A JSON string, escaped as the file sinks escape theirs; "null" for null. */
     static String quote(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+        StringBuilder out = new StringBuilder();
+        try {
+            JsonText.writeString(out, s);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a StringBuilder does not throw
         }
-        return out.append('"').toString();
+        return out.toString();
     }
 
     private static String pad(String s, int width) {
