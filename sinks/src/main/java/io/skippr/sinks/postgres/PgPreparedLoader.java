@@ -3,6 +3,7 @@ package io.skippr.sinks.postgres;
 import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlNames;
 import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.SqlStagingWriter;
 import io.skippr.sinks.sql.StagingLoader;
 import io.skippr.sinks.sql.StagingTable;
 import io.skippr.sinks.sql.TargetTables;
@@ -41,11 +42,14 @@ final class PgPreparedLoader implements StagingLoader {
     private final PostgresDialect dialect;
     private final SqlSinkSettings settings;
     private final TargetTables targets;
-    private final String gid;
+    private final int subtask;
+    private final boolean continuous;
+    private String gid;
     private final StagingLoader staging;
     private final Connection data;
     private final CopyManager copy;
     private final Map<String, Target> direct = new HashMap<>();
+    private final Map<String, Staged> staged = new LinkedHashMap<>();
     private Connection ddl;
     private CopyIn active;
     private String activeTable;
@@ -64,6 +68,12 @@ final class PgPreparedLoader implements StagingLoader {
         }
     }
 
+    /**
+     * A staging table of a continuous run's checkpoint whose rows its transaction moves into the
+     * target before it is prepared ({@link #finish}), with the target's columns.
+     */
+    private record Staged(StagingTable table, String target, Map<String, String> columns) {}
+
     PgPreparedLoader(
             PostgresDatabase database, Connection writer, SqlSinkSettings settings, int subtask)
             throws IOException {
@@ -71,11 +81,16 @@ final class PgPreparedLoader implements StagingLoader {
         this.dialect = database.dialect();
         this.settings = settings;
         this.targets = new TargetTables(settings);
-        this.gid = PreparedTransactions.gid(settings, subtask);
+        this.subtask = subtask;
+        this.continuous = !settings.bounded();
+        this.gid = continuous ? null : PreparedTransactions.gid(settings, subtask);
         this.staging = new PgCopyLoader(database, writer);
         this.data = database.connect();
         try {
-            PreparedTransactions.finish(data, gid, false); // an earlier attempt's, never committed
+            if (!continuous) {
+                // an earlier attempt's, never committed
+                PreparedTransactions.finish(data, gid, false);
+            }
             data.setAutoCommit(false);
             this.copy = data.unwrap(PGConnection.class).getCopyAPI();
         } catch (SQLException e) {
@@ -89,12 +104,19 @@ final class PgPreparedLoader implements StagingLoader {
         if (prepared) {
             throw new IllegalStateException("transaction " + gid + " is prepared already");
         }
+        if (continuous && gid == null) {
+            SqlStagingWriter.StagingMeta meta = SqlStagingWriter.meta(table.comment());
+            gid = PreparedTransactions.checkpointGid(settings, subtask, meta.epoch(), meta.seq());
+        }
         String target = dialect.names().table(table.schema().stream());
         List<String> key =
                 settings.mode().appends(table.schema()) ? List.of() : targets.key(table.schema());
         LinkedHashMap<String, String> columns = ensure(target, table, key);
         if (!sameTypes(columns, table) || (!key.isEmpty() && !isEmpty(target))) {
             staging.create(table);
+            if (continuous) {
+                staged.put(table.name(), new Staged(table, settings.qualified(target), columns));
+            }
             return;
         }
         List<String> names = new ArrayList<>(table.columns());
@@ -216,7 +238,7 @@ final class PgPreparedLoader implements StagingLoader {
 
     @Override
     public String preparedAs(StagingTable table) {
-        return direct.containsKey(table.name()) ? gid : null;
+        return direct.containsKey(table.name()) || staged.containsKey(table.name()) ? gid : null;
     }
 
     @Override
@@ -225,9 +247,10 @@ final class PgPreparedLoader implements StagingLoader {
     }
 
     /**
-     * Sends the rest, inserts {@code end} (the subtask's marker row) where rows went into targets,
-     * then prepares the transaction that holds them: its rows, marker and positions commit
-     * together.
+     * Sends the rest, moves a continuous checkpoint's staged rows into their targets, inserts
+     * {@code end} (the subtask's marker row) where rows went into targets, then prepares the
+     * transaction that holds them: its rows, marker and positions commit together. In a continuous
+     * run the next checkpoint's rows go into a new transaction.
      */
     @Override
     public void finish(MarkerTable.Marker end) throws IOException {
@@ -239,7 +262,10 @@ final class PgPreparedLoader implements StagingLoader {
         }
         try {
             endActive();
-            if (!direct.isEmpty()) {
+            if (!direct.isEmpty() || !staged.isEmpty()) {
+                for (Staged s : staged.values()) {
+                    move(s);
+                }
                 if (end != null) {
                     new MarkerTable(settings).insert(data, end);
                 }
@@ -251,6 +277,44 @@ final class PgPreparedLoader implements StagingLoader {
         } catch (SQLException e) {
             abandon();
             throw database.failure("preparing transaction " + gid, e);
+        }
+        if (continuous) {
+            direct.clear();
+            staged.clear();
+            gid = null;
+            prepared = false;
+        }
+    }
+
+    /**
+     * Inserts the rows of staging table {@code s} into its target, cast to the target's column
+     * types, and drops it, in the transaction to be prepared.
+     */
+    private void move(Staged s) throws SQLException {
+        StagingTable table = s.table();
+        List<String> columns = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < table.columns().size(); i++) {
+            String name = dialect.quote(table.columns().get(i));
+            String type = s.columns().get(table.columns().get(i));
+            columns.add(name);
+            values.add(
+                    table.types().get(i).equals(type)
+                            ? name
+                            : "CAST(" + name + " AS " + type + ") AS " + name);
+        }
+        for (String own : List.of(SqlNames.ID, SqlNames.SYNCED_AT)) {
+            columns.add(dialect.quote(own));
+            values.add(dialect.quote(own));
+        }
+        String from = dialect.qualified(table.schemaName(), table.name());
+        try (Statement st = data.createStatement()) {
+            st.execute(
+                    dialect.append(
+                            s.target(),
+                            columns,
+                            "SELECT " + String.join(", ", values) + " FROM " + from));
+            st.execute(dialect.dropTable(from));
         }
     }
 

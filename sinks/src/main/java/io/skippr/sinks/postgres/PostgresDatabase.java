@@ -137,6 +137,19 @@ public record PostgresDatabase(
         PreparedTransactions.finishLeft(connection, settings);
     }
 
+    @Override
+    public void rollBackUnheld(
+            Connection connection,
+            SqlSinkSettings settings,
+            java.util.function.Predicate<io.skippr.sinks.sql.SqlStagingWriter.StagingMeta> unheld)
+            throws SQLException {
+        for (var e : PreparedTransactions.checkpointTransactions(connection, settings).entrySet()) {
+            if (unheld.test(e.getValue())) {
+                PreparedTransactions.finish(connection, e.getKey(), false);
+            }
+        }
+    }
+
     /**
      * Checks, before any work, that the role can create the schema (or use it) and create tables in
      * it; the message names the GRANT that is missing.

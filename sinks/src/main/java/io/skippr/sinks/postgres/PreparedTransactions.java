@@ -3,6 +3,7 @@ package io.skippr.sinks.postgres;
 import io.skippr.core.record.SkipprId;
 import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.SqlStagingWriter;
 import io.skippr.sinks.sql.WriteMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,7 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * PostgreSQL's prepared transactions as the sink's fast path uses them (DESIGN §6): ids, whether
@@ -61,16 +64,74 @@ final class PreparedTransactions {
         return prefix(settings) + settings.run() + "_" + subtask;
     }
 
+    /** What marks the id of a continuous run's transaction, after the prefix. */
+    private static final String CHECKPOINT = "c";
+
+    /**
+     * The id of writer {@code subtask}'s transaction of one checkpoint of a continuous run: {@code
+     * <prefix>c<run>_<subtask>_<epoch>_<seq>}, where epoch and seq are those of the first staging
+     * table name of the checkpoint ({@code SqlStagingWriter}), so that a restored writer tells the
+     * transactions a checkpoint holds from the others by the rule it drops staging tables by.
+     */
+    static String checkpointGid(SqlSinkSettings settings, int subtask, long epoch, long seq) {
+        return prefix(settings)
+                + CHECKPOINT
+                + settings.run()
+                + "_"
+                + subtask
+                + "_"
+                + epoch
+                + "_"
+                + seq;
+    }
+
+    /**
+     * The transactions of continuous runs of this pipeline and sink that are prepared, with what
+     * their ids say of them.
+     */
+    static Map<String, SqlStagingWriter.StagingMeta> checkpointTransactions(
+            Connection c, SqlSinkSettings settings) throws SQLException {
+        String prefix = prefix(settings) + CHECKPOINT;
+        Map<String, SqlStagingWriter.StagingMeta> out = new LinkedHashMap<>();
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "SELECT gid FROM pg_catalog.pg_prepared_xacts"
+                                + " WHERE database = current_database() AND starts_with(gid, ?)"
+                                + " ORDER BY gid")) {
+            st.setString(1, prefix);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    String gid = rs.getString(1);
+                    String[] parts = gid.substring(prefix.length()).split("_");
+                    try {
+                        out.put(
+                                gid,
+                                new SqlStagingWriter.StagingMeta(
+                                        settings.pipeline(),
+                                        settings.sink(),
+                                        Long.parseLong(parts[0]),
+                                        Integer.parseInt(parts[1]),
+                                        Long.parseLong(parts[2]),
+                                        Long.parseLong(parts[3])));
+                    } catch (RuntimeException e) {
+                        // not an id Skippr made, though it starts like one
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /**
      * Whether a writer of this run may load its rows straight into the targets: a bounded run in
      * append or the default mode (whose streams with a key load directly only into an empty target,
-     * see {@link PgPreparedLoader}), on a server with {@code max_prepared_transactions > 0}, not
-     * switched off.
+     * see {@link PgPreparedLoader}) or a continuous run in append mode, on a server with {@code
+     * max_prepared_transactions > 0}, not switched off.
      */
     static boolean usable(SqlSinkSettings settings, Connection c) throws SQLException {
-        if (!settings.bounded()
-                || settings.deadletterRun() > 0 // its commit deletes rows first: staging
+        if (settings.deadletterRun() > 0 // its commit deletes rows first: staging
                 || (settings.mode() != WriteMode.APPEND && settings.mode() != WriteMode.DEFAULT)
+                || (!settings.bounded() && settings.mode() != WriteMode.APPEND)
                 || "false".equals(System.getProperty(SWITCH))) {
             return false;
         }
@@ -201,6 +262,16 @@ final class PreparedTransactions {
                 continue; // an earlier Skippr's, of a pipeline of these names in another schema
             }
             String rest = l.gid().substring(current ? prefix.length() : legacy.length());
+            if (current && rest.startsWith(CHECKPOINT)) {
+                // a continuous run's checkpoint: never committed, since its marker row is in it. A
+                // bounded run starts from the committed positions and drops all staging, so it
+                // rolls it back; a continuous start leaves it to its writers, which keep what the
+                // checkpoint they restore holds (SqlStagingWriter)
+                if (settings.bounded()) {
+                    finish(c, l.gid(), false);
+                }
+                continue;
+            }
             String[] parts = rest.split("_");
             long run;
             try {

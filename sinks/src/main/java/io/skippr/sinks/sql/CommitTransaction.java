@@ -75,7 +75,9 @@ public final class CommitTransaction {
                         .distinct()
                         .toList();
         if (!prepared.isEmpty()) {
-            return commitPrepared(c, sorted, prepared);
+            return settings.bounded()
+                    ? commitPrepared(c, sorted, prepared)
+                    : commitCheckpoint(c, sorted, prepared);
         }
         boolean autoCommit = c.getAutoCommit();
         boolean ddlFirst = !dialect.transactionalDdl();
@@ -288,6 +290,67 @@ public final class CommitTransaction {
             }
             if (!missing.isEmpty()) {
                 throw lost(sorted, missing, run);
+            }
+            return true;
+        } finally {
+            try {
+                c.setAutoCommit(true);
+                db.lockPrepared(c, settings, false);
+                c.setAutoCommit(autoCommit);
+            } catch (SQLException ignored) {
+                // a broken connection: its session, and the lock with it, is gone
+            }
+        }
+    }
+
+    /**
+     * One (run, checkpoint, subtask) of a continuous run whose writer prepared a transaction
+     * (PostgreSQL's fast path, DESIGN §6): it holds all of the checkpoint's rows (staged ones moved
+     * into their targets in it), its marker row and positions, so its {@code COMMIT PREPARED} is
+     * the commit. If the marker row is visible, that happened before. The targets of schemas
+     * without rows are created or evolved first, in a transaction of their own (safe to repeat).
+     * Holds the pipeline and sink's lock ({@link SqlDatabase#lockPrepared}); a transaction that is
+     * gone with no marker row of it fails the commit, naming it.
+     */
+    private boolean commitCheckpoint(
+            Connection c, List<SqlCommittable> sorted, List<String> prepared) throws SQLException {
+        SqlDatabase db = settings.database();
+        SqlCommittable first = sorted.get(0);
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(true);
+        db.lockPrepared(c, settings, true);
+        try {
+            boolean decided;
+            c.setAutoCommit(false);
+            try {
+                markers.ensure(c);
+                decided = markers.committed(c, first.run(), first.checkpoint(), first.subtask());
+                if (!decided) {
+                    applyAll(c, sorted); // no staged rows: only creates or evolves targets
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollback(c, e);
+                throw e;
+            }
+            c.setAutoCommit(true);
+            if (decided) {
+                return false;
+            }
+            reached(FailPoint.Stage.BEFORE_COMMIT_PREPARED);
+            for (String gid : prepared) {
+                if (!db.finishPrepared(c, gid, true)) {
+                    throw new SqlSinkException(
+                            gone(sorted, gid)
+                                    + ", and "
+                                    + settings.qualified(SqlNames.MARKER_TABLE)
+                                    + " records no commit of checkpoint "
+                                    + first.checkpoint()
+                                    + " of run "
+                                    + first.run()
+                                    + ": its rows are not in the target");
+                }
+                reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
             }
             return true;
         } finally {

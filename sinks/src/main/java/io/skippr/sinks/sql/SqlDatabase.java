@@ -81,6 +81,16 @@ public interface SqlDatabase extends Serializable {
             throws SQLException {}
 
     /**
+     * Rolls back the prepared transactions of continuous runs of this pipeline and sink that {@code
+     * unheld} says no checkpoint holds (a writer's start); outside any transaction.
+     */
+    default void rollBackUnheld(
+            Connection connection,
+            SqlSinkSettings settings,
+            java.util.function.Predicate<SqlStagingWriter.StagingMeta> unheld)
+            throws SQLException {}
+
+    /**
      * Fails with a message naming the privilege the role lacks to create and load tables in {@code
      * schema} (the GRANT to run), or returns if it has them all.
      */

@@ -118,7 +118,8 @@ public final class SqlStagingWriter
     }
 
     /** What a staging table's comment says about it. */
-    record StagingMeta(String pipeline, String sink, long run, int subtask, long epoch, long seq) {}
+    public record StagingMeta(
+            String pipeline, String sink, long run, int subtask, long epoch, long seq) {}
 
     static String comment(SqlSinkSettings s, int subtask, long epoch, long seq, String stream) {
         return JSON.createObjectNode()
@@ -133,7 +134,7 @@ public final class SqlStagingWriter
                 .toString();
     }
 
-    static StagingMeta meta(String comment) {
+    public static StagingMeta meta(String comment) {
         if (comment == null) {
             return null;
         }
@@ -169,33 +170,46 @@ public final class SqlStagingWriter
         return out;
     }
 
+    /**
+     * Rolls back the prepared transactions of this pipeline and sink's continuous runs that no
+     * checkpoint holds (they hold locks on the staging tables they move), then drops the staging
+     * tables no checkpoint holds.
+     */
     private void dropUnheld(OptionalLong restoredCheckpoint, Collection<SqlWriterState> restored)
             throws IOException {
         try {
+            settings.database()
+                    .rollBackUnheld(
+                            connection, settings, m -> unheld(m, restoredCheckpoint, restored));
             for (Map.Entry<String, StagingMeta> e :
                     stagingTables(settings, connection).entrySet()) {
-                StagingMeta m = e.getValue();
-                boolean mine =
-                        m.subtask() == subtask || (subtask == 0 && m.subtask() >= parallelism);
-                boolean unheld =
-                        restoredCheckpoint.isEmpty()
-                                ? mine
-                                : (mine && m.epoch() >= restoredCheckpoint.getAsLong())
-                                        || restored.stream()
-                                                .anyMatch(
-                                                        s ->
-                                                                s.run() == m.run()
-                                                                        && s.subtask()
-                                                                                == m.subtask()
-                                                                        && s.epoch() == m.epoch()
-                                                                        && m.seq() >= s.nextSeq());
-                if (unheld) {
+                if (unheld(e.getValue(), restoredCheckpoint, restored)) {
                     settings.database().staging().discard(connection, settings, e.getKey());
                 }
             }
         } catch (SQLException e) {
             throw settings.database().failure("dropping staging tables no checkpoint holds", e);
         }
+    }
+
+    /**
+     * Whether no checkpoint holds what {@code m} names: on a fresh start, all of this subtask's
+     * (and subtask 0 takes those of subtasks the run no longer has); after a restore, those made in
+     * the restored epoch or later, and those the restored state lists as made after its checkpoint.
+     */
+    private boolean unheld(
+            StagingMeta m, OptionalLong restoredCheckpoint, Collection<SqlWriterState> restored) {
+        boolean mine = m.subtask() == subtask || (subtask == 0 && m.subtask() >= parallelism);
+        return restoredCheckpoint.isEmpty()
+                ? mine
+                : (mine && m.epoch() >= restoredCheckpoint.getAsLong())
+                        || restored.stream()
+                                .anyMatch(
+                                        s ->
+                                                s.run() == m.run()
+                                                        && s.subtask() == m.subtask()
+                                                        && s.epoch() == m.epoch()
+                                                        && m.seq() >= s.nextSeq());
     }
 
     @Override
@@ -331,6 +345,10 @@ public final class SqlStagingWriter
                             settings.run(), subtask, parallelism, epoch, batch, readPositions);
             out.add(end);
             marker = CommitTransaction.marker(settings.mode(), end, out);
+        }
+        if (!settings.bounded() && !out.isEmpty()) {
+            // the checkpoint's marker row, as its commit would insert it
+            marker = CommitTransaction.marker(settings.mode(), out.get(0), out);
         }
         // a prepared transaction takes this subtask's marker row along (DESIGN §6)
         loader.finish(marker);

@@ -1,0 +1,394 @@
+package io.skippr.sinks.postgres;
+
+import static io.skippr.sinks.postgres.PostgresCommitterITCase.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.core.record.Operation;
+import io.skippr.core.record.ReadPosition;
+import io.skippr.core.record.ReadPositions;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SkipprId;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.core.spi.FailPoint;
+import io.skippr.core.spi.FailPoint.Stage;
+import io.skippr.sinks.sql.RecordedRequest;
+import io.skippr.sinks.sql.SqlCommittable;
+import io.skippr.sinks.sql.SqlCommitter;
+import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.SqlSinks;
+import io.skippr.sinks.sql.SqlStagingWriter;
+import io.skippr.sinks.sql.SqlWriterState;
+import io.skippr.sinks.sql.WriteMode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * PostgreSQL's prepared path in a continuous append run (DESIGN §6): each (checkpoint, subtask)
+ * writes its rows once, inside one prepared transaction that holds its marker row and positions,
+ * committed by the committer after the checkpoint completes. Stopped at each crash point, then
+ * started again in each way a pipeline can start (resumed from the checkpoint, a continuous start
+ * without it, a {@code --once} run), each source row must be in its target once (count and
+ * checksum) with the positions at the last row.
+ *
+ * <p>Checkpoint 1 holds orders ids [0, 50) and refunds ids [0, 20); the rest of orders, ids [50,
+ * 100), come after it. With {@code mixed}, refunds' target exists with a wider id column (numeric),
+ * so refunds go through a staging table while orders go straight into their target: the checkpoint
+ * that an earlier attempt at this path lost rows of.
+ */
+class PostgresPreparedContinuousITCase {
+    private TestPg pg;
+    private String pipeline;
+
+    @BeforeEach
+    void schema() {
+        pg = new TestPg();
+        pipeline = "cont_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+    }
+
+    @AfterEach
+    void drop() throws Exception {
+        for (String gid : pg.prepared()) {
+            TestPg.exec("ROLLBACK PREPARED '" + gid + "'");
+        }
+        pg.close();
+    }
+
+    /** Where checkpoint 1's run stops. */
+    enum Stop {
+        /** (a) The writer prepared checkpoint 1; the checkpoint never completed. */
+        AFTER_PREPARE,
+        /** (b) The checkpoint completed; its commit never ran. */
+        BEFORE_COMMIT_PREPARED,
+        /** The commit stopped after the writer's COMMIT PREPARED, before the rest (staged rows). */
+        AFTER_COMMIT_PREPARED,
+        /** The commit finished; Flink never learned it. */
+        AFTER_COMMIT
+    }
+
+    /** How the pipeline starts again. */
+    enum Start {
+        /** Restored from checkpoint 1 (only when it completed). */
+        RESUMED,
+        /** A continuous run without a checkpoint: from the committed positions. */
+        FRESH,
+        /** A {@code --once} run: from the committed positions. */
+        ONCE
+    }
+
+    static List<org.junit.jupiter.params.provider.Arguments> crashes() {
+        List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+        for (boolean mixed : new boolean[] {false, true}) {
+            for (Stop stop : Stop.values()) {
+                for (Start start : Start.values()) {
+                    if (stop == Stop.AFTER_PREPARE && start == Start.RESUMED) {
+                        continue; // no checkpoint to resume from
+                    }
+                    out.add(org.junit.jupiter.params.provider.Arguments.of(mixed, stop, start));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static final StreamSchema REFUNDS =
+            new StreamSchema(
+                    "refunds", PostgresCommitterITCase.ORDERS.columns(), List.of("id"), "id");
+
+    private static Row refund(long id) {
+        String position = "refunds#" + id + "#" + (id * 10);
+        return new Row(
+                "refunds",
+                REFUNDS.version(),
+                Operation.INSERT,
+                new Object[] {id, (int) id * 10},
+                position,
+                SkipprId.of("refunds", position),
+                1_700_000_000_000_000L);
+    }
+
+    /**
+     * Writes orders [from, to) and refunds [from, to), skipping empty ranges, each followed by its
+     * read position as a source sends it: one entry, the highest id read.
+     */
+    private static void write(
+            SqlStagingWriter writer, long orders, long ordersTo, long refunds, long refundsTo)
+            throws Exception {
+        if (orders < ordersTo) {
+            writer.write(new SchemaChange(PostgresCommitterITCase.ORDERS), null);
+            for (long id = orders; id < ordersTo; id++) {
+                writer.write(row(id, (int) id * 10, Operation.INSERT), null);
+            }
+            writer.write(read("orders", ordersTo - 1), null);
+        }
+        if (refunds < refundsTo) {
+            writer.write(new SchemaChange(REFUNDS), null);
+            for (long id = refunds; id < refundsTo; id++) {
+                writer.write(refund(id), null);
+            }
+            writer.write(read("refunds", refundsTo - 1), null);
+        }
+    }
+
+    private static ReadPosition read(String stream, long upTo) {
+        return new ReadPosition(stream, ReadPositions.of(List.of(String.format("id:%06d", upTo))));
+    }
+
+    /** Where a source reading {@code stream} from the committed positions starts. */
+    private long next(String stream) {
+        String p =
+                SqlSinks.committedPositions(
+                                TestPg.database(),
+                                pipeline,
+                                "warehouse",
+                                pg.schema,
+                                WriteMode.APPEND)
+                        .get(stream);
+        if (p == null) {
+            return 0;
+        }
+        return ReadPositions.entries(p).stream()
+                        .mapToLong(e -> Long.parseLong(e.substring("id:".length())))
+                        .max()
+                        .orElse(-1)
+                + 1;
+    }
+
+    private static List<String> commit(SqlCommitter committer, Collection<SqlCommittable> all)
+            throws Exception {
+        return RecordedRequest.commit(committer, new ArrayList<>(all));
+    }
+
+    private FailPoint committerFails(Stop stop) {
+        return switch (stop) {
+            case AFTER_COMMIT_PREPARED -> FailPoint.throwAlways(Stage.AFTER_COMMIT_PREPARED, 1);
+            case AFTER_COMMIT -> FailPoint.throwAlways(Stage.AFTER_COMMIT, 1);
+            default -> FailPoint.NONE;
+        };
+    }
+
+    @ParameterizedTest(name = "mixed={0}, stopped {1}, started {2}")
+    @MethodSource("crashes")
+    void aContinuousRunStoppedAtEachPointAndStartedAgainLoadsEachRowOnce(
+            boolean mixed, Stop stop, Start start) throws Exception {
+        SqlSinkSettings settings = pg.prepare(pipeline, false, WriteMode.APPEND);
+        if (mixed) {
+            TestPg.exec(
+                    "CREATE TABLE "
+                            + pg.table("refunds")
+                            + " (id numeric, amount integer, _skippr_id text,"
+                            + " _skippr_synced_at timestamptz)");
+        }
+        Collection<SqlCommittable> held;
+        List<SqlWriterState> state;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 50, 0, 20);
+            held = writer.prepareCommit();
+            state = writer.snapshotState(1);
+            write(writer, 50, 60, 0, 0); // after the barrier: lost with the task
+        }
+        assertThat(held)
+                .as("a continuous append writes its rows once, in a prepared transaction")
+                .anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
+        if (stop == Stop.AFTER_COMMIT_PREPARED || stop == Stop.AFTER_COMMIT) {
+            FailPoint fails = committerFails(stop);
+            try (SqlCommitter committer =
+                    new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT, fails)) {
+                assertThatThrownBy(() -> RecordedRequest.commit(fails.around(committer), held))
+                        .hasMessageContaining("injected failure");
+            }
+        }
+        assertVisibleAgrees("stopped " + stop);
+
+        switch (start) {
+            case RESUMED -> {
+                SqlSinkSettings resumed = pg.prepare(pipeline, false, WriteMode.APPEND);
+                Collection<SqlCommittable> second;
+                try (SqlStagingWriter writer =
+                        new SqlStagingWriter(resumed, 0, 1, OptionalLong.of(1), state)) {
+                    try (SqlCommitter committer =
+                            new SqlCommitter(resumed, SqlCommitter.Scope.CHECKPOINT)) {
+                        assertThat(commit(committer, held))
+                                .isSubsetOf("committed", "already committed");
+                    }
+                    write(writer, 50, 100, 0, 0);
+                    second = writer.prepareCommit();
+                }
+                try (SqlCommitter committer =
+                        new SqlCommitter(resumed, SqlCommitter.Scope.CHECKPOINT)) {
+                    assertThat(commit(committer, second)).containsOnly("committed");
+                }
+            }
+            case FRESH -> {
+                SqlSinkSettings fresh = pg.prepare(pipeline, false, WriteMode.APPEND);
+                Collection<SqlCommittable> all;
+                try (SqlStagingWriter writer =
+                        new SqlStagingWriter(fresh, 0, 1, OptionalLong.empty(), List.of())) {
+                    write(writer, next("orders"), 100, next("refunds"), 20);
+                    all = writer.prepareCommit();
+                }
+                try (SqlCommitter committer =
+                        new SqlCommitter(fresh, SqlCommitter.Scope.CHECKPOINT)) {
+                    assertThat(commit(committer, all)).containsOnly("committed");
+                }
+            }
+            case ONCE -> {
+                SqlSinkSettings once = pg.prepare(pipeline, true, WriteMode.APPEND);
+                Collection<SqlCommittable> all;
+                try (SqlStagingWriter writer =
+                        new SqlStagingWriter(once, 0, 1, OptionalLong.empty(), List.of())) {
+                    write(writer, next("orders"), 100, next("refunds"), 20);
+                    all = writer.prepareCommit();
+                }
+                try (SqlCommitter committer = new SqlCommitter(once, SqlCommitter.Scope.RUN)) {
+                    assertThat(commit(committer, all)).containsOnly("committed");
+                }
+            }
+        }
+        String when = "stopped " + stop + ", started " + start;
+        assertThat(checksum("orders", 100))
+                .as(when + ": orders")
+                .isEqualTo(expected("orders", 100));
+        assertThat(checksum("refunds", 20))
+                .as(when + ": refunds")
+                .isEqualTo(expected("refunds", 20));
+        assertThat(List.of(next("orders"), next("refunds")))
+                .as(when + ": where the next run starts")
+                .containsExactly(100L, 20L);
+        assertThat(pg.prepared()).as(when + ": nothing left prepared").isEmpty();
+        assertThat(pg.staging()).as(when + ": no staging left").isEmpty();
+    }
+
+    /**
+     * (d) A restore from an older checkpoint than the last one that completed: checkpoint 2 was
+     * prepared and completed but never committed; the job restores from checkpoint 1, so the source
+     * reads checkpoint 2's rows again and checkpoint 2's prepared transaction must never commit.
+     */
+    @Test
+    void aRestoreFromAnOlderCheckpointRollsBackTheNewerPreparedOne() throws Exception {
+        SqlSinkSettings settings = pg.prepare(pipeline, false, WriteMode.APPEND);
+        Collection<SqlCommittable> first;
+        List<SqlWriterState> state;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 30, 0, 20);
+            first = writer.prepareCommit();
+            state = writer.snapshotState(1);
+            write(writer, 30, 60, 0, 0);
+            assertThat(writer.prepareCommit()) // checkpoint 2, completed, never committed
+                    .anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
+            writer.snapshotState(2);
+        }
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, first)).containsOnly("committed");
+        }
+        assertThat(pg.prepared()).as("checkpoint 2's").hasSize(1);
+        SqlSinkSettings resumed = pg.prepare(pipeline, false, WriteMode.APPEND);
+        Collection<SqlCommittable> rest;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(resumed, 0, 1, OptionalLong.of(1), state)) {
+            assertThat(pg.prepared()).as("checkpoint 2's, rolled back").isEmpty();
+            write(writer, 30, 100, 0, 0);
+            rest = writer.prepareCommit();
+        }
+        try (SqlCommitter committer = new SqlCommitter(resumed, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, rest)).containsOnly("committed");
+        }
+        assertThat(checksum("orders", 100)).isEqualTo(expected("orders", 100));
+        assertThat(checksum("refunds", 20)).isEqualTo(expected("refunds", 20));
+    }
+
+    /**
+     * (e) Two pipelines in one schema, each with a checkpoint prepared and completed: a fresh start
+     * of one rolls back only its own; the other's commits when it resumes.
+     */
+    @Test
+    void aStartOfOnePipelineLeavesAnotherPipelinesPreparedCheckpoint() throws Exception {
+        String other = pipeline + "_b";
+        SqlSinkSettings a = pg.prepare(pipeline, false, WriteMode.APPEND);
+        SqlSinkSettings b = pg.prepare(other, false, WriteMode.APPEND);
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(a, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 10, 0, 0);
+            writer.prepareCommit();
+        }
+        Collection<SqlCommittable> bHeld;
+        List<SqlWriterState> bState;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(b, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 0, 0, 20);
+            bHeld = writer.prepareCommit();
+            bState = writer.snapshotState(1);
+        }
+        assertThat(pg.prepared()).hasSize(2);
+        SqlSinkSettings aAgain = pg.prepare(pipeline, false, WriteMode.APPEND);
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(aAgain, 0, 1, OptionalLong.empty(), List.of())) {
+            assertThat(pg.prepared()).as("b's is still prepared").hasSize(1);
+        }
+        SqlSinkSettings bAgain = pg.prepare(other, false, WriteMode.APPEND);
+        try (SqlStagingWriter writer =
+                        new SqlStagingWriter(bAgain, 0, 1, OptionalLong.of(1), bState);
+                SqlCommitter committer = new SqlCommitter(bAgain, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, bHeld)).containsOnly("committed");
+        }
+        assertThat(checksum("refunds", 20)).isEqualTo(expected("refunds", 20));
+        assertThat(pg.prepared()).isEmpty();
+    }
+
+    /** What is visible agrees with itself: the marker rows count the visible rows of orders. */
+    private void assertVisibleAgrees(String when) throws SQLException {
+        long visible = 0;
+        for (String table : List.of("orders", "refunds")) {
+            if (pg.exists(table)) {
+                visible +=
+                        Long.parseLong(
+                                TestPg.one("SELECT count(*) FROM " + pg.table(table)).get(0));
+            }
+        }
+        String marked =
+                TestPg.one(
+                                "SELECT coalesce(sum(rows), 0) FROM "
+                                        + pg.table("_skippr_commits")
+                                        + " WHERE pipeline = '"
+                                        + pipeline
+                                        + "'")
+                        .get(0);
+        assertThat(Long.parseLong(marked))
+                .as(when + ": marker rows against visible rows")
+                .isEqualTo(visible);
+    }
+
+    private List<String> checksum(String table, long rows) throws SQLException {
+        return TestPg.one(
+                "SELECT count(*), count(DISTINCT _skippr_id), md5(coalesce(string_agg(id || ','"
+                        + " || amount || ',' || _skippr_id, ';' ORDER BY id), '')) FROM "
+                        + pg.table(table));
+    }
+
+    private static List<String> expected(String stream, long rows) throws Exception {
+        List<String> parts = new ArrayList<>();
+        for (long id = 0; id < rows; id++) {
+            String position = stream + "#" + id + "#" + (id * 10);
+            parts.add(id + "," + (id * 10) + "," + SkipprId.of(stream, position));
+        }
+        byte[] md5 =
+                MessageDigest.getInstance("MD5")
+                        .digest(String.join(";", parts).getBytes(StandardCharsets.UTF_8));
+        return List.of(String.valueOf(rows), String.valueOf(rows), HexFormat.of().formatHex(md5));
+    }
+}
