@@ -30,6 +30,14 @@ final class PreparedTransactions {
     /** {@code -Dskippr.postgres.prepared=false} turns the fast path off (tests of the fallback). */
     static final String SWITCH = "skippr.postgres.prepared";
 
+    /**
+     * {@code -Dskippr.postgres.prepared.continuous=true} turns the path on for continuous append
+     * runs. Off by default: a new schema version that adds or widens a column must ALTER a target
+     * that this checkpoint's open transaction (or another subtask's prepared one) holds a lock on,
+     * and waits until {@code lock_timeout} fails the attempt (docs/connectors/postgres.md).
+     */
+    static final String CONTINUOUS_SWITCH = "skippr.postgres.prepared.continuous";
+
     private PreparedTransactions() {}
 
     /**
@@ -125,13 +133,15 @@ final class PreparedTransactions {
     /**
      * Whether a writer of this run may load its rows straight into the targets: a bounded run in
      * append or the default mode (whose streams with a key load directly only into an empty target,
-     * see {@link PgPreparedLoader}) or a continuous run in append mode, on a server with {@code
-     * max_prepared_transactions > 0}, not switched off.
+     * see {@link PgPreparedLoader}) or, switched on ({@link #CONTINUOUS_SWITCH}), a continuous run
+     * in append mode, on a server with {@code max_prepared_transactions > 0}, not switched off.
      */
     static boolean usable(SqlSinkSettings settings, Connection c) throws SQLException {
         if (settings.deadletterRun() > 0 // its commit deletes rows first: staging
                 || (settings.mode() != WriteMode.APPEND && settings.mode() != WriteMode.DEFAULT)
-                || (!settings.bounded() && settings.mode() != WriteMode.APPEND)
+                || (!settings.bounded()
+                        && (settings.mode() != WriteMode.APPEND
+                                || !"true".equals(System.getProperty(CONTINUOUS_SWITCH))))
                 || "false".equals(System.getProperty(SWITCH))) {
             return false;
         }

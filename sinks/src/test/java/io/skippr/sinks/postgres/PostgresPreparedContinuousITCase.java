@@ -53,6 +53,16 @@ class PostgresPreparedContinuousITCase {
     private TestPg pg;
     private String pipeline;
 
+    @org.junit.jupiter.api.BeforeAll
+    static void switchOn() {
+        System.setProperty(PreparedTransactions.CONTINUOUS_SWITCH, "true");
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void switchOff() {
+        System.clearProperty(PreparedTransactions.CONTINUOUS_SWITCH);
+    }
+
     @BeforeEach
     void schema() {
         pg = new TestPg();
