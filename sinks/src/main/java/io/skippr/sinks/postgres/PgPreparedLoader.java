@@ -33,6 +33,13 @@ import org.postgresql.copy.CopyManager;
  * columns differ in type from the stream's (an older, wider column) goes through a staging table,
  * as without this path.
  *
+ * <p>In a continuous append run (switched on, {@link PreparedTransactions#CONTINUOUS_SWITCH}) there
+ * is one such transaction per checkpoint, prepared at its barrier with the checkpoint's marker row
+ * under {@link PreparedTransactions#checkpointGid}; a staged stream's rows are moved into the
+ * target, and its staging table dropped, inside it before it is prepared, so a checkpoint is never
+ * split between a prepared transaction and a later move. The writer rolls back the ones no
+ * checkpoint holds when it starts ({@code SqlStagingWriter}).
+ *
  * <p>Assumes one writer per (run, subtask) at a time, and that the run has no committed marker yet
  * ({@link PostgresDatabase#loader} checks): a restarted writer rolls back what its earlier attempt
  * prepared.

@@ -224,74 +224,84 @@ public final class CommitTransaction {
      */
     private boolean commitPrepared(Connection c, List<SqlCommittable> sorted, List<String> prepared)
             throws SQLException {
+        return underPreparedLock(
+                c, () -> commitPreparedLocked(c, sorted, prepared, decided(c, sorted)));
+    }
+
+    private boolean commitPreparedLocked(
+            Connection c, List<SqlCommittable> sorted, List<String> prepared, boolean decided)
+            throws SQLException {
         SqlDatabase db = settings.database();
         long run = sorted.get(0).run();
         String own = db.preparedCommitId(settings, run);
+        if (decided) {
+            finishDecided(c, sorted, prepared, own);
+            return false;
+        }
+        // an earlier attempt's, stopped before the run was decided
+        db.finishPrepared(c, own, false);
+        c.setAutoCommit(false);
+        try {
+            moveAndMark(c, sorted);
+            db.prepare(c, own);
+        } catch (SQLException | RuntimeException e) {
+            rollback(c, e);
+            if (e instanceof SqlSinkException) {
+                // refused for good: the run is over, so its prepared rows must not hold locks
+                finishPrepared(c, prepared, false, e);
+            }
+            throw e;
+        }
+        c.setAutoCommit(true);
+        reached(FailPoint.Stage.BEFORE_COMMIT_PREPARED);
+        String first = prepared.get(0);
+        if (!db.finishPrepared(c, first, true)) {
+            // nothing of the run is visible: it is not decided, so none of it may commit
+            SqlSinkException gone =
+                    new SqlSinkException(
+                            gone(sorted, first)
+                                    + ". Nothing of run "
+                                    + run
+                                    + " was committed (the rest is rolled back): run the"
+                                    + " pipeline again");
+            List<String> rest = new ArrayList<>(prepared.subList(1, prepared.size()));
+            rest.add(own);
+            finishPrepared(c, rest, false, gone);
+            throw gone;
+        }
+        reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
+        List<String> missing = new ArrayList<>();
+        for (String gid : prepared.subList(1, prepared.size())) {
+            if (!db.finishPrepared(c, gid, true)) {
+                missing.add(gid);
+            }
+            reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
+        }
+        if (!db.finishPrepared(c, own, true)) {
+            missing.add(own);
+        }
+        if (!missing.isEmpty()) {
+            throw lost(sorted, missing, run);
+        }
+        return true;
+    }
+
+    /** A commit's body that runs under the lock of this pipeline and sink's prepared ones. */
+    private interface Locked {
+        boolean run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code body} in auto-commit holding the pipeline and sink's lock ({@link
+     * SqlDatabase#lockPrepared}), then releases it and restores the connection's auto-commit.
+     */
+    private boolean underPreparedLock(Connection c, Locked body) throws SQLException {
+        SqlDatabase db = settings.database();
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(true);
         db.lockPrepared(c, settings, true);
         try {
-            boolean decided;
-            c.setAutoCommit(false);
-            try {
-                markers.ensure(c);
-                decided = markers.boundedRunCommitted(c, run);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                rollback(c, e);
-                throw e;
-            }
-            c.setAutoCommit(true);
-            if (decided) {
-                finishDecided(c, sorted, prepared, own);
-                return false;
-            }
-            // an earlier attempt's, stopped before the run was decided
-            db.finishPrepared(c, own, false);
-            c.setAutoCommit(false);
-            try {
-                moveAndMark(c, sorted);
-                db.prepare(c, own);
-            } catch (SQLException | RuntimeException e) {
-                rollback(c, e);
-                if (e instanceof SqlSinkException) {
-                    // refused for good: the run is over, so its prepared rows must not hold locks
-                    finishPrepared(c, prepared, false, e);
-                }
-                throw e;
-            }
-            c.setAutoCommit(true);
-            reached(FailPoint.Stage.BEFORE_COMMIT_PREPARED);
-            String first = prepared.get(0);
-            if (!db.finishPrepared(c, first, true)) {
-                // nothing of the run is visible: it is not decided, so none of it may commit
-                SqlSinkException gone =
-                        new SqlSinkException(
-                                gone(sorted, first)
-                                        + ". Nothing of run "
-                                        + run
-                                        + " was committed (the rest is rolled back): run the"
-                                        + " pipeline again");
-                List<String> rest = new ArrayList<>(prepared.subList(1, prepared.size()));
-                rest.add(own);
-                finishPrepared(c, rest, false, gone);
-                throw gone;
-            }
-            reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
-            List<String> missing = new ArrayList<>();
-            for (String gid : prepared.subList(1, prepared.size())) {
-                if (!db.finishPrepared(c, gid, true)) {
-                    missing.add(gid);
-                }
-                reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
-            }
-            if (!db.finishPrepared(c, own, true)) {
-                missing.add(own);
-            }
-            if (!missing.isEmpty()) {
-                throw lost(sorted, missing, run);
-            }
-            return true;
+            return body.run();
         } finally {
             try {
                 c.setAutoCommit(true);
@@ -304,63 +314,84 @@ public final class CommitTransaction {
     }
 
     /**
+     * Whether the commit of {@code sorted} happened (its marker row is visible), read in a
+     * transaction of its own after creating the marker table if missing; in auto-commit after.
+     */
+    private boolean decided(Connection c, List<SqlCommittable> sorted) throws SQLException {
+        SqlCommittable first = sorted.get(0);
+        c.setAutoCommit(false);
+        try {
+            markers.ensure(c);
+            boolean decided =
+                    settings.bounded()
+                            ? markers.boundedRunCommitted(c, first.run())
+                            : markers.committed(
+                                    c, first.run(), first.checkpoint(), first.subtask());
+            c.commit();
+            c.setAutoCommit(true);
+            return decided;
+        } catch (SQLException | RuntimeException e) {
+            rollback(c, e);
+            throw e;
+        }
+    }
+
+    /**
      * One (run, checkpoint, subtask) of a continuous run whose writer prepared a transaction
      * (PostgreSQL's fast path, DESIGN §6): it holds all of the checkpoint's rows (staged ones moved
      * into their targets in it), its marker row and positions, so its {@code COMMIT PREPARED} is
      * the commit. If the marker row is visible, that happened before. The targets of schemas
-     * without rows are created or evolved first, in a transaction of their own (safe to repeat).
-     * Holds the pipeline and sink's lock ({@link SqlDatabase#lockPrepared}); a transaction that is
-     * gone with no marker row of it fails the commit, naming it.
+     * without rows are created or evolved afterwards, also on a replay, in a transaction of their
+     * own (safe to repeat): before, their DDL would wait for the prepared transaction's lock on the
+     * same target for ever. Holds the pipeline and sink's lock ({@link SqlDatabase#lockPrepared});
+     * a transaction that is gone with no marker row of it fails the commit, naming it.
      */
     private boolean commitCheckpoint(
             Connection c, List<SqlCommittable> sorted, List<String> prepared) throws SQLException {
-        SqlDatabase db = settings.database();
+        return underPreparedLock(
+                c,
+                () -> {
+                    boolean decided = decided(c, sorted);
+                    if (!decided) {
+                        commitCheckpointPrepared(c, sorted, prepared);
+                    }
+                    List<SqlCommittable> schemas =
+                            sorted.stream()
+                                    .filter(x -> x.kind() == SqlCommittable.Kind.SCHEMA)
+                                    .toList();
+                    if (!schemas.isEmpty()) {
+                        c.setAutoCommit(false);
+                        try {
+                            applyAll(c, schemas);
+                            c.commit();
+                        } catch (SQLException | RuntimeException e) {
+                            rollback(c, e);
+                            throw e;
+                        }
+                    }
+                    return !decided;
+                });
+    }
+
+    /** The COMMIT PREPARED of a continuous checkpoint not committed before; in auto-commit. */
+    private void commitCheckpointPrepared(
+            Connection c, List<SqlCommittable> sorted, List<String> prepared) throws SQLException {
         SqlCommittable first = sorted.get(0);
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(true);
-        db.lockPrepared(c, settings, true);
-        try {
-            boolean decided;
-            c.setAutoCommit(false);
-            try {
-                markers.ensure(c);
-                decided = markers.committed(c, first.run(), first.checkpoint(), first.subtask());
-                if (!decided) {
-                    applyAll(c, sorted); // no staged rows: only creates or evolves targets
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                rollback(c, e);
-                throw e;
+        SqlDatabase db = settings.database();
+        reached(FailPoint.Stage.BEFORE_COMMIT_PREPARED);
+        for (String gid : prepared) {
+            if (!db.finishPrepared(c, gid, true)) {
+                throw new SqlSinkException(
+                        gone(sorted, gid)
+                                + ", and "
+                                + settings.qualified(SqlNames.MARKER_TABLE)
+                                + " records no commit of checkpoint "
+                                + first.checkpoint()
+                                + " of run "
+                                + first.run()
+                                + ": its rows are not in the target");
             }
-            c.setAutoCommit(true);
-            if (decided) {
-                return false;
-            }
-            reached(FailPoint.Stage.BEFORE_COMMIT_PREPARED);
-            for (String gid : prepared) {
-                if (!db.finishPrepared(c, gid, true)) {
-                    throw new SqlSinkException(
-                            gone(sorted, gid)
-                                    + ", and "
-                                    + settings.qualified(SqlNames.MARKER_TABLE)
-                                    + " records no commit of checkpoint "
-                                    + first.checkpoint()
-                                    + " of run "
-                                    + first.run()
-                                    + ": its rows are not in the target");
-                }
-                reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
-            }
-            return true;
-        } finally {
-            try {
-                c.setAutoCommit(true);
-                db.lockPrepared(c, settings, false);
-                c.setAutoCommit(autoCommit);
-            } catch (SQLException ignored) {
-                // a broken connection: its session, and the lock with it, is gone
-            }
+            reached(FailPoint.Stage.AFTER_COMMIT_PREPARED);
         }
     }
 

@@ -360,6 +360,58 @@ class PostgresPreparedContinuousITCase {
         assertThat(pg.prepared()).isEmpty();
     }
 
+    /**
+     * A checkpoint whose writer prepared rows of orders and also saw a new schema of orders (a
+     * column added) without rows of it: the committer evolves the target after the COMMIT PREPARED.
+     * Before it, the ALTER waited for the prepared transaction's lock on orders, which only that
+     * commit releases, and the commit hung (found so: the ALTER waited on the prepared transaction
+     * in pg_stat_activity; the timeout, in a thread of its own, fails it).
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(
+            value = 120,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aNewSchemaWithoutRowsIsAppliedAfterTheCheckpointsRows() throws Exception {
+        SqlSinkSettings settings = pg.prepare(pipeline, false, WriteMode.APPEND);
+        StreamSchema wider =
+                new StreamSchema(
+                        "orders",
+                        List.of(
+                                io.skippr.core.record.Column.of(
+                                        "id", io.skippr.core.record.DataType.INT64),
+                                io.skippr.core.record.Column.of(
+                                        "amount", io.skippr.core.record.DataType.INT32),
+                                io.skippr.core.record.Column.of(
+                                        "note", io.skippr.core.record.DataType.STRING)),
+                        List.of("id"),
+                        "id");
+        Collection<SqlCommittable> held;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 10, 0, 0);
+            writer.write(new SchemaChange(wider), null);
+            held = writer.prepareCommit();
+        }
+        assertThat(held)
+                .anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED)
+                .anyMatch(c -> c.kind() == SqlCommittable.Kind.SCHEMA);
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, held)).containsOnly("committed");
+        }
+        try (SqlCommitter replay = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(replay, held)).containsOnly("already committed");
+        }
+        assertThat(checksum("orders", 10)).isEqualTo(expected("orders", 10));
+        assertThat(
+                        TestPg.one(
+                                "SELECT count(*) FROM information_schema.columns WHERE"
+                                        + " table_schema = '"
+                                        + pg.schema
+                                        + "' AND table_name = 'orders' AND column_name = 'note'"))
+                .containsExactly("1");
+        assertThat(pg.prepared()).isEmpty();
+    }
+
     /** What is visible agrees with itself: the marker rows count the visible rows of orders. */
     private void assertVisibleAgrees(String when) throws SQLException {
         long visible = 0;
