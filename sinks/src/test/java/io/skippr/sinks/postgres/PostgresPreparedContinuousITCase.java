@@ -412,6 +412,51 @@ class PostgresPreparedContinuousITCase {
         assertThat(pg.prepared()).isEmpty();
     }
 
+    /**
+     * (g) {@code --once}, then continuous, then {@code --once} on one pipeline and destination,
+     * each on its prepared path, each starting from the positions the one before committed: each
+     * row once.
+     */
+    @Test
+    void onceThenContinuousThenOnceLoadsEachRowOnce() throws Exception {
+        SqlSinkSettings first = pg.prepare(pipeline, true, WriteMode.APPEND);
+        Collection<SqlCommittable> all;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(first, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, 0, 30, 0, 10);
+            all = writer.prepareCommit();
+        }
+        assertThat(all).anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
+        try (SqlCommitter committer = new SqlCommitter(first, SqlCommitter.Scope.RUN)) {
+            assertThat(commit(committer, all)).containsOnly("committed");
+        }
+
+        SqlSinkSettings continuous = pg.prepare(pipeline, false, WriteMode.APPEND);
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(continuous, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, next("orders"), 60, next("refunds"), 15);
+            all = writer.prepareCommit();
+        }
+        assertThat(all).anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
+        try (SqlCommitter committer = new SqlCommitter(continuous, SqlCommitter.Scope.CHECKPOINT)) {
+            assertThat(commit(committer, all)).containsOnly("committed");
+        }
+
+        SqlSinkSettings last = pg.prepare(pipeline, true, WriteMode.APPEND);
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(last, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, next("orders"), 100, next("refunds"), 20);
+            all = writer.prepareCommit();
+        }
+        try (SqlCommitter committer = new SqlCommitter(last, SqlCommitter.Scope.RUN)) {
+            assertThat(commit(committer, all)).containsOnly("committed");
+        }
+        assertThat(checksum("orders", 100)).isEqualTo(expected("orders", 100));
+        assertThat(checksum("refunds", 20)).isEqualTo(expected("refunds", 20));
+        assertThat(List.of(next("orders"), next("refunds"))).containsExactly(100L, 20L);
+        assertThat(pg.prepared()).isEmpty();
+    }
+
     /** What is visible agrees with itself: the marker rows count the visible rows of orders. */
     private void assertVisibleAgrees(String when) throws SQLException {
         long visible = 0;
