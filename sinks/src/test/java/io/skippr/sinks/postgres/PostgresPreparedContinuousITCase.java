@@ -243,31 +243,8 @@ class PostgresPreparedContinuousITCase {
                     assertThat(commit(committer, second)).containsOnly("committed");
                 }
             }
-            case FRESH -> {
-                SqlSinkSettings fresh = pg.prepare(pipeline, false, WriteMode.APPEND);
-                Collection<SqlCommittable> all;
-                try (SqlStagingWriter writer =
-                        new SqlStagingWriter(fresh, 0, 1, OptionalLong.empty(), List.of())) {
-                    write(writer, next("orders"), 100, next("refunds"), 20);
-                    all = writer.prepareCommit();
-                }
-                try (SqlCommitter committer =
-                        new SqlCommitter(fresh, SqlCommitter.Scope.CHECKPOINT)) {
-                    assertThat(commit(committer, all)).containsOnly("committed");
-                }
-            }
-            case ONCE -> {
-                SqlSinkSettings once = pg.prepare(pipeline, true, WriteMode.APPEND);
-                Collection<SqlCommittable> all;
-                try (SqlStagingWriter writer =
-                        new SqlStagingWriter(once, 0, 1, OptionalLong.empty(), List.of())) {
-                    write(writer, next("orders"), 100, next("refunds"), 20);
-                    all = writer.prepareCommit();
-                }
-                try (SqlCommitter committer = new SqlCommitter(once, SqlCommitter.Scope.RUN)) {
-                    assertThat(commit(committer, all)).containsOnly("committed");
-                }
-            }
+            case FRESH -> loadFromPositions(false, 100, 20);
+            case ONCE -> loadFromPositions(true, 100, 20);
         }
         String when = "stopped " + stop + ", started " + start;
         assertThat(checksum("orders", 100))
@@ -419,42 +396,37 @@ class PostgresPreparedContinuousITCase {
      */
     @Test
     void onceThenContinuousThenOnceLoadsEachRowOnce() throws Exception {
-        SqlSinkSettings first = pg.prepare(pipeline, true, WriteMode.APPEND);
-        Collection<SqlCommittable> all;
-        try (SqlStagingWriter writer =
-                new SqlStagingWriter(first, 0, 1, OptionalLong.empty(), List.of())) {
-            write(writer, 0, 30, 0, 10);
-            all = writer.prepareCommit();
-        }
-        assertThat(all).anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
-        try (SqlCommitter committer = new SqlCommitter(first, SqlCommitter.Scope.RUN)) {
-            assertThat(commit(committer, all)).containsOnly("committed");
-        }
-
-        SqlSinkSettings continuous = pg.prepare(pipeline, false, WriteMode.APPEND);
-        try (SqlStagingWriter writer =
-                new SqlStagingWriter(continuous, 0, 1, OptionalLong.empty(), List.of())) {
-            write(writer, next("orders"), 60, next("refunds"), 15);
-            all = writer.prepareCommit();
-        }
-        assertThat(all).anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
-        try (SqlCommitter committer = new SqlCommitter(continuous, SqlCommitter.Scope.CHECKPOINT)) {
-            assertThat(commit(committer, all)).containsOnly("committed");
-        }
-
-        SqlSinkSettings last = pg.prepare(pipeline, true, WriteMode.APPEND);
-        try (SqlStagingWriter writer =
-                new SqlStagingWriter(last, 0, 1, OptionalLong.empty(), List.of())) {
-            write(writer, next("orders"), 100, next("refunds"), 20);
-            all = writer.prepareCommit();
-        }
-        try (SqlCommitter committer = new SqlCommitter(last, SqlCommitter.Scope.RUN)) {
-            assertThat(commit(committer, all)).containsOnly("committed");
-        }
+        assertThat(loadFromPositions(true, 30, 10))
+                .anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
+        assertThat(loadFromPositions(false, 60, 15))
+                .anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED);
+        loadFromPositions(true, 100, 20);
         assertThat(checksum("orders", 100)).isEqualTo(expected("orders", 100));
         assertThat(checksum("refunds", 20)).isEqualTo(expected("refunds", 20));
         assertThat(List.of(next("orders"), next("refunds"))).containsExactly(100L, 20L);
         assertThat(pg.prepared()).isEmpty();
+    }
+
+    /**
+     * A fresh start of the pipeline (a {@code --once} run if {@code bounded}, else a continuous run
+     * without a checkpoint) with one writer that reads from the committed positions up to orders id
+     * {@code ordersTo} and refunds id {@code refundsTo} (exclusive), then commits: its
+     * committables.
+     */
+    private Collection<SqlCommittable> loadFromPositions(
+            boolean bounded, long ordersTo, long refundsTo) throws Exception {
+        SqlSinkSettings settings = pg.prepare(pipeline, bounded, WriteMode.APPEND);
+        Collection<SqlCommittable> all;
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of())) {
+            write(writer, next("orders"), ordersTo, next("refunds"), refundsTo);
+            all = writer.prepareCommit();
+        }
+        SqlCommitter.Scope scope = bounded ? SqlCommitter.Scope.RUN : SqlCommitter.Scope.CHECKPOINT;
+        try (SqlCommitter committer = new SqlCommitter(settings, scope)) {
+            assertThat(commit(committer, all)).containsOnly("committed");
+        }
+        return all;
     }
 
     /** What is visible agrees with itself: the marker rows count the visible rows of orders. */
