@@ -8,7 +8,7 @@ wide_columns() {  # prints "name type expression" lines; the expressions use the
   local k
   for k in 1 2 3 4 5 6 7 8; do
     echo "int_$k int (i * $k + $k) % 1000003"
-    echo "num_$k numeric(14,2) ((i * $((k * 7919))) % 100000000) / 100.0"
+    echo "num_$k numeric(14,2) ((i::bigint * $((k * 7919))) % 100000000) / 100.0"
   done
   for k in 1 2 3 4 5 6 7 8 9 10; do  # from empty to 320 characters, one row in 13 NULL
     echo "txt_$k text CASE WHEN i % 13 = $k THEN NULL ELSE left(repeat(md5((i + $k)::text), 10), (i * $k) % $((k * 32 + 1))) END"
