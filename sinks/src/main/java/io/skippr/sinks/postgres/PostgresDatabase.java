@@ -7,6 +7,7 @@ import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
 import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.SqlStagingWriter.StagingMeta;
 import io.skippr.sinks.sql.StagingLoader;
 import java.io.IOException;
 import java.sql.Connection;
@@ -14,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -139,9 +141,7 @@ public record PostgresDatabase(
 
     @Override
     public void rollBackUnheld(
-            Connection connection,
-            SqlSinkSettings settings,
-            java.util.function.Predicate<io.skippr.sinks.sql.SqlStagingWriter.StagingMeta> unheld)
+            Connection connection, SqlSinkSettings settings, Predicate<StagingMeta> unheld)
             throws SQLException {
         for (var e : PreparedTransactions.checkpointTransactions(connection, settings).entrySet()) {
             if (unheld.test(e.getValue())) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.Predicate;
 
 /**
  * A SQL destination as the shared sink code needs it: connections, its dialect, its staging loader
@@ -87,7 +88,7 @@ public interface SqlDatabase extends Serializable {
     default void rollBackUnheld(
             Connection connection,
             SqlSinkSettings settings,
-            java.util.function.Predicate<SqlStagingWriter.StagingMeta> unheld)
+            Predicate<SqlStagingWriter.StagingMeta> unheld)
             throws SQLException {}
 
     /**
