@@ -54,8 +54,8 @@ class ChangeStreamITCase {
         for (AutoCloseable closeable : open) {
             PostgresConnectionConfig.closeQuietly(closeable);
         }
+        dropSlotOnceReleased();
         try (Connection c = PgTestDatabase.open()) {
-            dropSlotWhenReleased(c);
             Slots.dropPublication(c, schema);
         }
         PgTestDatabase.dropSchema(schema);
@@ -654,19 +654,25 @@ class ChangeStreamITCase {
 
     /** The server applies a status update asynchronously: waits up to 10 s for it. */
     private void awaitConfirmed(String lsn) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!slotLsn("confirmed_flush_lsn").equals(lsn) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        await("confirmed_flush_lsn " + lsn, () -> slotLsn("confirmed_flush_lsn").equals(lsn));
         assertThat(slotLsn("confirmed_flush_lsn")).isEqualTo(lsn);
     }
 
     private void awaitNoSlot() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (slotCount() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        await("no slot named " + slot, () -> slotCount() == 0);
         assertThat(slotCount()).as("slots named " + slot).isZero();
+    }
+
+    private interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls {@code condition} every 20 ms until it holds or 10 s have passed. */
+    private static void await(String what, Condition condition) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.holds() && System.nanoTime() < deadline) {
+            Thread.sleep(20); // the poll interval; the deadline bounds the wait
+        }
     }
 
     private long slotCount() throws Exception {
@@ -677,19 +683,17 @@ class ChangeStreamITCase {
                                 + "'"));
     }
 
-    /** A closed stream's walsender may hold the slot a moment longer. */
-    private void dropSlotWhenReleased(Connection c) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            try {
-                Slots.dropSlot(c, slot);
-                return;
-            } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(50);
-            }
+    /**
+     * Drops the test's slot if it is there, once a closed stream's walsender has released it: the
+     * replication protocol's {@code DROP_REPLICATION_SLOT ... WAIT} blocks until then.
+     */
+    private void dropSlotOnceReleased() throws Exception {
+        if (slotCount() == 0) {
+            return;
+        }
+        try (Connection c = ReplicationConnections.open(config);
+                Statement s = c.createStatement()) {
+            s.execute("DROP_REPLICATION_SLOT " + Slots.quoteName(slot) + " WAIT");
         }
     }
 }
