@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -379,7 +380,7 @@ class VerifyITCase {
                             "verify",
                             "--pipeline",
                             "mixed");
-            assertThat(verify.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(verify.waitFor(120, TimeUnit.SECONDS)).isTrue();
             String err = Files.readString(dir.resolve("verify.err"));
             assertThat(verify.exitValue()).as(err).isEqualTo(2);
             assertThat(err)

@@ -6,6 +6,7 @@ import io.skippr.config.ConfiguredPipeline;
 import io.skippr.config.model.ResolvedPipeline;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SourceContext;
+import io.skippr.job.Connectors;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlReadBack;
 import io.skippr.sinks.sql.WriteMode;
@@ -124,7 +125,7 @@ public final class VerifyCommand implements Callable<Integer> {
                             + "); skipprd verify reads Postgres and DuckDB data sinks only in"
                             + " this version");
         }
-        SqlReadBack readBack = (SqlReadBack) io.skippr.job.Connectors.sink(sinkKind);
+        SqlReadBack readBack = (SqlReadBack) Connectors.sink(sinkKind);
         SqlDatabase database = readBack.readOnly(sinkSettings);
         Canonical.Dialect sinkDialect =
                 sinkKind.equals("DuckDB") ? Canonical.Dialect.DUCKDB : Canonical.Dialect.POSTGRES;

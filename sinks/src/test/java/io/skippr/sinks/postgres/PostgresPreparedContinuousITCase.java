@@ -4,6 +4,8 @@ import static io.skippr.sinks.postgres.PostgresCommitterITCase.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
 import io.skippr.core.record.Operation;
 import io.skippr.core.record.ReadPosition;
 import io.skippr.core.record.ReadPositions;
@@ -30,10 +32,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -58,7 +63,7 @@ class PostgresPreparedContinuousITCase {
         System.setProperty(PreparedTransactions.CONTINUOUS_SWITCH, "true");
     }
 
-    @org.junit.jupiter.api.AfterAll
+    @AfterAll
     static void switchOff() {
         System.clearProperty(PreparedTransactions.CONTINUOUS_SWITCH);
     }
@@ -107,7 +112,7 @@ class PostgresPreparedContinuousITCase {
                     if (stop == Stop.AFTER_PREPARE && start == Start.RESUMED) {
                         continue; // no checkpoint to resume from
                     }
-                    out.add(org.junit.jupiter.params.provider.Arguments.of(mixed, stop, start));
+                    out.add(Arguments.of(mixed, stop, start));
                 }
             }
         }
@@ -345,21 +350,16 @@ class PostgresPreparedContinuousITCase {
      * in pg_stat_activity; the timeout, in a thread of its own, fails it).
      */
     @Test
-    @org.junit.jupiter.api.Timeout(
-            value = 120,
-            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aNewSchemaWithoutRowsIsAppliedAfterTheCheckpointsRows() throws Exception {
         SqlSinkSettings settings = pg.prepare(pipeline, false, WriteMode.APPEND);
         StreamSchema wider =
                 new StreamSchema(
                         "orders",
                         List.of(
-                                io.skippr.core.record.Column.of(
-                                        "id", io.skippr.core.record.DataType.INT64),
-                                io.skippr.core.record.Column.of(
-                                        "amount", io.skippr.core.record.DataType.INT32),
-                                io.skippr.core.record.Column.of(
-                                        "note", io.skippr.core.record.DataType.STRING)),
+                                Column.of("id", DataType.INT64),
+                                Column.of("amount", DataType.INT32),
+                                Column.of("note", DataType.STRING)),
                         List.of("id"),
                         "id");
         Collection<SqlCommittable> held;

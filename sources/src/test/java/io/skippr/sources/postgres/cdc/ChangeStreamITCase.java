@@ -8,6 +8,8 @@ import io.skippr.sources.postgres.PgTestDatabase;
 import io.skippr.sources.postgres.PostgresConnectionConfig;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,6 +23,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -470,7 +473,7 @@ class ChangeStreamITCase {
                 assertThat(change.op()).isEqualTo(Change.Op.INSERT);
                 md5.update(
                         ((count == 0 ? "" : ",") + change.newValues().get(1).text())
-                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                                .getBytes(StandardCharsets.UTF_8));
                 sum += (Integer) change.newValues().get(0).value();
                 count++;
             }
@@ -481,7 +484,7 @@ class ChangeStreamITCase {
         assertThat(ReadTransaction.of(stream.next(READ_TIMEOUT)).changes().get(0).table())
                 .as("the marker comes next: the big transaction came once")
                 .isEqualTo("m");
-        try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spill)) {
+        try (Stream<Path> left = Files.list(spill)) {
             assertThat(left).isEmpty();
         }
     }
@@ -611,7 +614,7 @@ class ChangeStreamITCase {
     private static String md5(String text) throws Exception {
         byte[] digest =
                 java.security.MessageDigest.getInstance("MD5")
-                        .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        .digest(text.getBytes(StandardCharsets.UTF_8));
         return java.util.HexFormat.of().formatHex(digest);
     }
 
