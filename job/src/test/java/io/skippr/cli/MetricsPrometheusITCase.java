@@ -93,8 +93,11 @@ class MetricsPrometheusITCase {
                         } catch (java.io.IOException e) {
                             return false; // the reporter starts with the job's task manager
                         }
-                        // the rows are in the sink's files once a commit after the last row ran
+                        // the rows are in the sink's files once a commit after the last row ran;
+                        // a scrape is not atomic: one that reads the commit counter before a
+                        // commit ends and its time after it shows commits 0, so both are awaited
                         return sum(scraped[0], "recordsWritten", "") == 300
+                                && sum(scraped[0], "commits", "") > 0
                                 && sum(scraped[0], "lastCommitTime", "") > 0
                                 && sum(scraped[0], "splitsBehind", "stream=\"orders\"") == 0
                                 && landed()[0] == 300;
