@@ -74,6 +74,9 @@ class DataSourcePostgres(Connector):
         schema: Schema whose tables are read. Default: public.
         tables: Tables to read, by name or pattern such as orders_* (default: every table of the schema).
         cursor_column: Column whose growth marks new or changed rows (such as updated_at or id), for incremental syncs.
+        replication_method: How changes are read: cdc (logical replication: every insert, update and delete), cursor (rows whose cursor_column grew) or full (every row each run); default cursor with cursor_column, else full. One of cdc, cursor, full.
+        slot_name: Logical replication slot of replication_method cdc (default skippr_<pipeline>).
+        publication: Publication of replication_method cdc (default skippr_<pipeline>).
         sslmode: TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full.
         sslrootcert: CA certificate file that sslmode verify-ca and verify-full check the server against (default: ~/.postgresql/root.crt, as in libpq).
     """
@@ -93,6 +96,9 @@ class DataSourcePostgres(Connector):
         schema: Optional[Union[str, EnvRef]] = None,
         tables: Optional[List[str]] = None,
         cursor_column: Optional[Union[str, EnvRef]] = None,
+        replication_method: Optional[Union[str, EnvRef]] = None,
+        slot_name: Optional[Union[str, EnvRef]] = None,
+        publication: Optional[Union[str, EnvRef]] = None,
         sslmode: Optional[Union[str, EnvRef]] = None,
         sslrootcert: Optional[Union[str, EnvRef]] = None,
     ) -> None:
@@ -105,6 +111,9 @@ class DataSourcePostgres(Connector):
             ("schema", schema),
             ("tables", tables),
             ("cursor_column", cursor_column),
+            ("replication_method", replication_method),
+            ("slot_name", slot_name),
+            ("publication", publication),
             ("sslmode", sslmode),
             ("sslrootcert", sslrootcert),
         )

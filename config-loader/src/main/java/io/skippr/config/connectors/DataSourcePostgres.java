@@ -92,6 +92,36 @@ public final class DataSourcePostgres extends Connector<DataSourcePostgres> {
         return set("cursor_column", value);
     }
 
+    /** How changes are read: cdc (logical replication: every insert, update and delete), cursor (rows whose cursor_column grew) or full (every row each run); default cursor with cursor_column, else full. One of cdc, cursor, full. */
+    public DataSourcePostgres replicationMethod(String value) {
+        return set("replication_method", value);
+    }
+
+    /** How changes are read: cdc (logical replication: every insert, update and delete), cursor (rows whose cursor_column grew) or full (every row each run); default cursor with cursor_column, else full. One of cdc, cursor, full. From an environment variable. */
+    public DataSourcePostgres replicationMethod(EnvRef value) {
+        return set("replication_method", value);
+    }
+
+    /** Logical replication slot of replication_method cdc (default skippr_<pipeline>). */
+    public DataSourcePostgres slotName(String value) {
+        return set("slot_name", value);
+    }
+
+    /** Logical replication slot of replication_method cdc (default skippr_<pipeline>). From an environment variable. */
+    public DataSourcePostgres slotName(EnvRef value) {
+        return set("slot_name", value);
+    }
+
+    /** Publication of replication_method cdc (default skippr_<pipeline>). */
+    public DataSourcePostgres publication(String value) {
+        return set("publication", value);
+    }
+
+    /** Publication of replication_method cdc (default skippr_<pipeline>). From an environment variable. */
+    public DataSourcePostgres publication(EnvRef value) {
+        return set("publication", value);
+    }
+
     /** TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full. */
     public DataSourcePostgres sslmode(String value) {
         return set("sslmode", value);

@@ -33,6 +33,24 @@ public final class PostgresKinds implements KindProvider {
                                         "cursor_column",
                                         "Column whose growth marks new or changed rows (such as"
                                                 + " updated_at or id), for incremental syncs"),
+                                Field.choice(
+                                        "replication_method",
+                                        "How changes are read: cdc (logical replication: every"
+                                                + " insert, update and delete), cursor (rows whose"
+                                                + " cursor_column grew) or full (every row each"
+                                                + " run); default cursor with cursor_column, else"
+                                                + " full",
+                                        "cdc",
+                                        "cursor",
+                                        "full"),
+                                Field.string(
+                                        "slot_name",
+                                        "Logical replication slot of replication_method cdc"
+                                                + " (default skippr_<pipeline>)"),
+                                Field.string(
+                                        "publication",
+                                        "Publication of replication_method cdc (default"
+                                                + " skippr_<pipeline>)"),
                                 CommonFields.SSLMODE,
                                 CommonFields.SSLROOTCERT)
                         .build(),

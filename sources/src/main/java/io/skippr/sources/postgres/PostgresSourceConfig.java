@@ -18,6 +18,8 @@ import java.util.Map;
  * @param startPositions per table, the committed cursor value (text) to read above
  * @param targetRowsPerSplit roughly how many rows a key-range split holds
  * @param pollIntervalMillis how often continuous mode looks for new cursor values
+ * @param cdc the slot and publication of {@code replication_method: cdc}; null for cursor and full
+ *     reads
  */
 public record PostgresSourceConfig(
         PostgresConnectionConfig connection,
@@ -27,11 +29,34 @@ public record PostgresSourceConfig(
         boolean bounded,
         Map<String, String> startPositions,
         long targetRowsPerSplit,
-        long pollIntervalMillis)
+        long pollIntervalMillis,
+        CdcSettings cdc)
         implements Serializable {
 
     public static final long DEFAULT_TARGET_ROWS_PER_SPLIT = 100_000;
     public static final long DEFAULT_POLL_INTERVAL_MILLIS = 2_000;
+
+    /** The record without change data capture, as before it had {@link #cdc}. */
+    public PostgresSourceConfig(
+            PostgresConnectionConfig connection,
+            String schema,
+            List<String> tables,
+            String cursorColumn,
+            boolean bounded,
+            Map<String, String> startPositions,
+            long targetRowsPerSplit,
+            long pollIntervalMillis) {
+        this(
+                connection,
+                schema,
+                tables,
+                cursorColumn,
+                bounded,
+                startPositions,
+                targetRowsPerSplit,
+                pollIntervalMillis,
+                null);
+    }
 
     public PostgresSourceConfig {
         tables = List.copyOf(tables);
@@ -54,15 +79,17 @@ public record PostgresSourceConfig(
                         s.secret("password").orElse(null),
                         s.string("sslmode").orElse("prefer"),
                         s.string("sslrootcert").orElse(null));
+        String cursorColumn = s.string("cursor_column").filter(c -> !c.isEmpty()).orElse(null);
         return new PostgresSourceConfig(
                 connection,
                 s.string("schema").orElse("public"),
                 s.list("tables"),
-                s.string("cursor_column").filter(c -> !c.isEmpty()).orElse(null),
+                cursorColumn,
                 context.bounded(),
                 context.startPositions(),
                 DEFAULT_TARGET_ROWS_PER_SPLIT,
-                DEFAULT_POLL_INTERVAL_MILLIS);
+                DEFAULT_POLL_INTERVAL_MILLIS,
+                CdcSettings.of(context, cursorColumn));
     }
 
     /** A config with the defaults, for tests and the Java API. */
@@ -93,7 +120,13 @@ public record PostgresSourceConfig(
                 bounded,
                 startPositions,
                 rows,
-                pollIntervalMillis);
+                pollIntervalMillis,
+                cdc);
+    }
+
+    /** Whether this reads the tables' changes from a replication slot. */
+    public boolean isCdc() {
+        return cdc != null;
     }
 
     public PostgresSourceConfig withPollIntervalMillis(long millis) {
@@ -105,6 +138,7 @@ public record PostgresSourceConfig(
                 bounded,
                 startPositions,
                 targetRowsPerSplit,
-                millis);
+                millis,
+                cdc);
     }
 }

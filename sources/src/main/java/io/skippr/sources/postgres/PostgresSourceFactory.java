@@ -16,7 +16,8 @@ public final class PostgresSourceFactory implements SourceFactory {
 
     @Override
     public Source<SourceRecord, ?, ?> create(SourceContext context) {
-        return new PostgresSource(PostgresSourceConfig.from(context));
+        PostgresSourceConfig config = PostgresSourceConfig.from(context);
+        return config.isCdc() ? new CdcSource(config) : new PostgresSource(config);
     }
 
     @Override
@@ -26,6 +27,7 @@ public final class PostgresSourceFactory implements SourceFactory {
 
     @Override
     public String compact(String position) {
-        return PositionCompaction.compact(position);
+        String cdc = CdcPositions.compact(position);
+        return cdc != null ? cdc : PositionCompaction.compact(position);
     }
 }

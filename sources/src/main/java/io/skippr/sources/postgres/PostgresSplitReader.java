@@ -52,9 +52,18 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
     private boolean firstOfRead;
     private boolean standbyWarned;
 
+    /** The exported snapshot a CDC snapshot split's transaction imports; null for none. */
+    private final String importSnapshot;
+
     PostgresSplitReader(PostgresConnectionConfig connectionConfig, boolean continuous) {
+        this(connectionConfig, continuous, null);
+    }
+
+    PostgresSplitReader(
+            PostgresConnectionConfig connectionConfig, boolean continuous, String importSnapshot) {
         this.connectionConfig = connectionConfig;
         this.continuous = continuous;
+        this.importSnapshot = importSnapshot;
     }
 
     @Override
@@ -126,6 +135,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                 connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             }
             LOG.info("Reading {}", split);
+            importSnapshot();
             RowOrder order = RowOrder.of(split.table(), stored(split.table())).of(split);
             // rows of a view or a foreign table carry no transaction ids: no late commits there
             boolean late = order.stored() && (split.window() != null || split.late() != null);
@@ -177,6 +187,27 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
                             + " failed: "
                             + e.getMessage(),
                     PgErrors.cause(e));
+        }
+    }
+
+    /**
+     * A CDC snapshot split's transaction sees the slot's exported snapshot: its first statement
+     * imports it. When the snapshot has ended (the enumerator that held it restarted), the split
+     * reads the table as it is now; the stream then replays the changes since the slot's consistent
+     * point over those rows, which a merge by {@code _skippr_lsn} makes converge.
+     */
+    private void importSnapshot() throws SQLException {
+        if (importSnapshot == null) {
+            return;
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute("SET TRANSACTION SNAPSHOT " + Sql.literal(importSnapshot));
+        } catch (SQLException e) {
+            connection.rollback();
+            LOG.warn(
+                    "Exported snapshot {} has ended ({}): the split reads the table as it is now",
+                    importSnapshot,
+                    e.getMessage());
         }
     }
 

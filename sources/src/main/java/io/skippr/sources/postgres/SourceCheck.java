@@ -48,6 +48,15 @@ final class SourceCheck {
                     unreadable.add(table.qualifiedName());
                 }
             }
+            if (config.isCdc()) {
+                List<String> problems = CdcCheck.problems(c, connection, tables);
+                if (!problems.isEmpty()) {
+                    throw new ConfigException(
+                            problems.stream()
+                                    .map(line -> new ConfigError("skippr.yml", 0, 0, path, line))
+                                    .toList());
+                }
+            }
             if (!unreadable.isEmpty()) {
                 throw error(
                         path,
@@ -68,7 +77,9 @@ final class SourceCheck {
                             + e.getMessage(),
                     e);
         }
-        return tables.stream().map(TableInfo::streamSchema).toList();
+        return tables.stream()
+                .map(t -> config.isCdc() ? CdcRows.schema(t) : t.streamSchema())
+                .toList();
     }
 
     /**

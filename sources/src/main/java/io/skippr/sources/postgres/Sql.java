@@ -20,4 +20,9 @@ final class Sql {
     static String show(String identifier) {
         return quote(identifier);
     }
+
+    /** A string literal with inner quotes doubled. */
+    static String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
 }

@@ -1,0 +1,341 @@
+package io.skippr.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.skippr.config.Config;
+import io.skippr.config.ConfigException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code replication_method: cdc} from the real PostgreSQL (wal_level = logical) into a PostgreSQL
+ * sink in {@code merge} mode: the destination equals the source by md5 per key after a snapshot and
+ * inserts, updates and deletes, across {@code --once} runs and a continuous run's restart from its
+ * checkpoint; the slot's confirmed LSN never passes what the destination committed.
+ */
+class PostgresCdcITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    private static final String ROWS =
+            "SELECT id, md5(concat_ws('|', id, name, amount, note)) FROM %s ORDER BY id";
+
+    @TempDir Path dir;
+    private TestPostgres source;
+    private TestPostgres sink;
+    private String slot;
+
+    @BeforeEach
+    void tables() throws Exception {
+        source = new TestPostgres("skippr_cdc_");
+        sink = new TestPostgres("skippr_cdcd_");
+        slot = "skippr_it_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+        source.exec(
+                "CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL,"
+                        + " amount numeric(12,2), note text)",
+                "INSERT INTO items SELECT i, 'item ' || i, i * 1.5, CASE WHEN i % 7 = 0 THEN"
+                        + " NULL ELSE repeat('n', i % 50) END FROM generate_series(1, 3000) i");
+    }
+
+    @AfterEach
+    void drop() throws Exception {
+        try (Connection c = source.connect();
+                Statement st = c.createStatement()) {
+            dropSlot(c);
+            st.execute("DROP PUBLICATION IF EXISTS \"" + slot + "\"");
+        } finally {
+            source.close();
+            sink.close();
+        }
+    }
+
+    /** Drops the test's slot once no walsender holds it (a cancelled job's may for a moment). */
+    private void dropSlot(Connection c) throws Exception {
+        await(
+                "slot " + slot + " released",
+                () ->
+                        query(
+                                        c,
+                                        "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '"
+                                                + slot
+                                                + "' AND active")
+                                .equals(List.of("0")));
+        try (Statement st = c.createStatement()) {
+            st.execute(
+                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                            + " WHERE slot_name = '"
+                            + slot
+                            + "'");
+        }
+    }
+
+    private PipelineGraph.Request request(boolean once, String extra) throws Exception {
+        Path file = dir.resolve("skippr.yml");
+        Files.writeString(
+                file,
+                "pipelines:\n  orders:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.out\n    write_mode: merge\n"
+                        + "data_sources:\n  app_db:\n"
+                        + source.sourceYaml("items", null)
+                        + "      replication_method: cdc\n      slot_name: "
+                        + slot
+                        + "\n      publication: "
+                        + slot
+                        + "\n"
+                        + extra
+                        + "data_sinks:\n  out:\n"
+                        + TestPostgres.sinkYaml(sink.schema));
+        return new PipelineGraph.Request(
+                Config.load(file).getPipeline("orders"),
+                once,
+                TestPostgres.passwordEnv(),
+                dir.resolve("state"));
+    }
+
+    private void once() throws Exception {
+        StreamExecutionEnvironment env = TestFlink.env(false);
+        PipelineGraph.build(env, request(true, ""));
+        env.execute("cdc --once");
+    }
+
+    private JobClient start(Path restore) throws Exception {
+        StreamExecutionEnvironment env = TestFlink.env(true);
+        Configuration checkpoints = new Configuration();
+        checkpoints.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                dir.resolve("checkpoints").toUri().toString());
+        checkpoints.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        env.configure(checkpoints);
+        PipelineGraph.build(env, request(false, ""));
+        StreamGraph graph = env.getStreamGraph();
+        if (restore != null) {
+            graph.setSavepointRestoreSettings(
+                    SavepointRestoreSettings.forPath(restore.toString(), false));
+        }
+        return env.executeAsync(graph);
+    }
+
+    private List<String> rows(TestPostgres db, String table) throws Exception {
+        try (Connection c = db.connect()) {
+            return rowsOf(c, String.format(ROWS, "\"" + db.schema + "\"." + table));
+        }
+    }
+
+    private static List<String> rowsOf(Connection c, String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + ":" + rs.getString(2));
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> query(Connection c, String sql) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            List<String> row = new ArrayList<>();
+            if (rs.next()) {
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                    row.add(rs.getString(i));
+                }
+            }
+            return row;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The one deadline-bound poll of these tests: the server's and the job's state move alone. */
+    private static void await(String what, BooleanSupplier done) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 90 s: " + what);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+    }
+
+    private boolean sinkEqualsSource() {
+        try {
+            return rows(sink, "items").equals(rows(source, "items"));
+        } catch (Exception e) { // the table may not exist yet
+            return false;
+        }
+    }
+
+    private void change(int round) throws Exception {
+        int base = 10_000 * round;
+        source.exec(
+                "INSERT INTO items SELECT i, 'new ' || i, i, NULL FROM generate_series("
+                        + (base + 1)
+                        + ", "
+                        + (base + 200)
+                        + ") i",
+                "UPDATE items SET amount = amount + "
+                        + round
+                        + ", note = 'u"
+                        + round
+                        + "' WHERE id % 11 = "
+                        + round % 11,
+                "DELETE FROM items WHERE id % 13 = " + round % 13,
+                "BEGIN; UPDATE items SET name = name || '+' WHERE id % 17 = 0;"
+                        + " DELETE FROM items WHERE id % 19 = 0; COMMIT");
+    }
+
+    @Test
+    void onceTwiceWithChangesBetweenAppliesExactlyThoseChanges() throws Exception {
+        once();
+        assertThat(rows(sink, "items")).hasSize(3000).isEqualTo(rows(source, "items"));
+
+        change(1);
+        once();
+        assertThat(rows(sink, "items")).isEqualTo(rows(source, "items"));
+
+        change(2);
+        once();
+        List<String> expected = rows(source, "items");
+        assertThat(rows(sink, "items")).isEqualTo(expected);
+        assertThat(expected.size()).isLessThan(3400); // the deletes happened
+    }
+
+    @Test
+    void continuousSnapshotThenChangesAcrossARestartFromTheCheckpoint() throws Exception {
+        JobClient first = start(null);
+        try {
+            await("snapshot in the destination", this::sinkEqualsSource);
+            change(1);
+            await("round 1 in the destination", this::sinkEqualsSource);
+            assertConfirmedNotPastCommitted();
+        } finally {
+            first.cancel().get();
+            first.getJobExecutionResult().handle((r, e) -> null).get();
+        }
+        change(2); // while the pipeline is stopped
+        Path checkpoint = latestCheckpoint();
+        JobClient second = start(checkpoint);
+        try {
+            change(3);
+            await("rounds 2 and 3 in the destination", this::sinkEqualsSource);
+            assertConfirmedNotPastCommitted();
+        } finally {
+            second.cancel().get();
+            second.getJobExecutionResult().handle((r, e) -> null).get();
+        }
+    }
+
+    @Test
+    void aTableWithoutKeyOrFullReplicaIdentityIsRefusedWithTheFix() throws Exception {
+        source.exec("ALTER TABLE items DROP CONSTRAINT items_pkey");
+        assertThatThrownBy(() -> PipelineGraph.build(TestFlink.env(false), request(true, "")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(
+                        "replication_method cdc needs a primary key or REPLICA IDENTITY FULL on"
+                                + " every table, so updates and deletes name their row, and \""
+                                + source.schema
+                                + "\".\"items\" has neither: add a primary key, or run ALTER"
+                                + " TABLE \""
+                                + source.schema
+                                + "\".\"items\" REPLICA IDENTITY FULL");
+    }
+
+    @Test
+    void cdcWithACursorColumnIsRefused() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                PipelineGraph.build(
+                                        TestFlink.env(false),
+                                        request(true, "      cursor_column: id\n")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(
+                        "replication_method cdc reads every change from the replication slot and"
+                                + " takes no cursor_column: remove cursor_column, or use"
+                                + " replication_method cursor");
+    }
+
+    /** The slot's confirmed flush LSN is at most the LSN the destination's commits hold. */
+    private void assertConfirmedNotPastCommitted() throws Exception {
+        try (Connection c = source.connect();
+                PreparedStatement st =
+                        c.prepareStatement(
+                                "SELECT (confirmed_flush_lsn - '0/0'::pg_lsn)::bigint"
+                                        + " FROM pg_replication_slots WHERE slot_name = ?")) {
+            st.setString(1, slot);
+            try (ResultSet rs = st.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                long confirmed = rs.getLong(1);
+                assertThat(confirmed).isLessThanOrEqualTo(committedLsn());
+            }
+        }
+    }
+
+    /** The highest LSN of the positions the sink's marker table holds for the stream. */
+    private long committedLsn() throws Exception {
+        var positions =
+                PipelineGraph.committedPositions(
+                        request(false, "").pipeline(),
+                        TestPostgres.passwordEnv(),
+                        dir.resolve("state"));
+        String position = positions.get("items");
+        long highest = 0;
+        for (String line : position.lines().toList()) {
+            if (line.startsWith("cdc " + slot + " ")) {
+                highest =
+                        Math.max(
+                                highest,
+                                Long.parseUnsignedLong(
+                                        line.substring(line.lastIndexOf(' ') + 1), 16));
+            }
+        }
+        return highest;
+    }
+
+    private Path latestCheckpoint() throws Exception {
+        try (var jobs = Files.list(dir.resolve("checkpoints"))) {
+            Path job = jobs.findFirst().orElseThrow();
+            try (var chk = Files.list(job)) {
+                return chk.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                        .max(
+                                java.util.Comparator.comparingLong(
+                                        p ->
+                                                Long.parseLong(
+                                                        p.getFileName().toString().substring(4))))
+                        .orElseThrow();
+            }
+        }
+    }
+}

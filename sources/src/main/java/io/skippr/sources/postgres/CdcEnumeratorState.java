@@ -1,0 +1,65 @@
+package io.skippr.sources.postgres;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+/**
+ * The CDC enumerator's checkpointed state.
+ *
+ * @param planned whether the slot and the snapshot splits were made
+ * @param pending splits not handed out (the snapshot's, then the stream's)
+ * @param unread ids of snapshot splits handed out and not reported read
+ * @param streamReleased whether the stream split may be handed out: a continuous run releases it
+ *     once a checkpoint completed after every snapshot split was read
+ */
+record CdcEnumeratorState(
+        boolean planned, List<CdcSplit> pending, List<String> unread, boolean streamReleased) {
+
+    static CdcEnumeratorState initial() {
+        return new CdcEnumeratorState(false, List.of(), List.of(), false);
+    }
+
+    /** The state's bytes; bump {@link #VERSION} when this changes. */
+    static final class Serializer implements SimpleVersionedSerializer<CdcEnumeratorState> {
+        static final int VERSION = 1;
+        static final Serializer INSTANCE = new Serializer();
+
+        @Override
+        public int getVersion() {
+            return VERSION;
+        }
+
+        @Override
+        public byte[] serialize(CdcEnumeratorState state) throws IOException {
+            DataOutputSerializer out = new DataOutputSerializer(1024);
+            out.writeBoolean(state.planned());
+            out.writeInt(state.pending().size());
+            for (CdcSplit split : state.pending()) {
+                CdcSplitSerializer.write(split, out);
+            }
+            PostgresSerde.writeStrings(state.unread(), out);
+            out.writeBoolean(state.streamReleased());
+            return out.getCopyOfBuffer();
+        }
+
+        @Override
+        public CdcEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
+            if (version != VERSION) {
+                throw new IOException("Cannot read a CDC enumerator state of version " + version);
+            }
+            DataInputDeserializer in = new DataInputDeserializer(serialized);
+            boolean planned = in.readBoolean();
+            int n = in.readInt();
+            List<CdcSplit> pending = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                pending.add(CdcSplitSerializer.read(in));
+            }
+            return new CdcEnumeratorState(
+                    planned, pending, PostgresSerde.readStrings(in), in.readBoolean());
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.core.record.Column;
+import io.skippr.core.record.DataType;
+import io.skippr.core.record.Operation;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.sources.postgres.cdc.Change;
+import io.skippr.sources.postgres.cdc.ChangeColumn;
+import io.skippr.sources.postgres.cdc.ColumnValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The rows of a {@code replication_method: cdc} stream: the table's columns, then {@code
+ * _skippr_lsn} and {@code _skippr_op}. {@code _skippr_lsn} is the change's place in the WAL as
+ * fixed-width hex, the commit LSN of its transaction (16 digits) then its 1-based index in it (8
+ * digits), so text order is commit order; snapshot rows carry the slot's consistent point and index
+ * 0, below every change the slot streams. It is the stream's cursor column: a merge keeps, per key,
+ * the row with the highest, and never lets an older change overwrite a newer one.
+ */
+final class CdcRows {
+    static final String LSN = "_skippr_lsn";
+    static final String OP = "_skippr_op";
+    static final String SNAPSHOT_OP = "snapshot";
+
+    private CdcRows() {}
+
+    /**
+     * The stream's schema: the table's columns, {@link #LSN} and {@link #OP}, cursor {@link #LSN}.
+     * Columns outside the primary key are nullable: a delete's row carries only the key (under
+     * replica identity DEFAULT).
+     */
+    static StreamSchema schema(TableInfo table) {
+        List<Column> columns = new ArrayList<>();
+        for (Column c : table.streamSchema().columns()) {
+            columns.add(
+                    table.primaryKey().contains(c.name())
+                            ? c
+                            : new Column(c.name(), c.type(), true));
+        }
+        columns.add(new Column(LSN, DataType.STRING, false));
+        columns.add(new Column(OP, DataType.STRING, false));
+        return new StreamSchema(table.stream(), columns, table.primaryKey(), LSN);
+    }
+
+    /**
+     * The {@link #LSN} text of the {@code index}th change of the transaction committed at {@code
+     * commitLsn}.
+     */
+    static String lsn(long commitLsn, long index) {
+        return String.format(Locale.ROOT, "%016X%08X", commitLsn, index);
+    }
+
+    /**
+     * A snapshot row of the table, read in the slot's exported snapshot: at its consistent point.
+     */
+    static Row snapshotRow(Row row, StreamSchema schema, long consistentPoint) {
+        Object[] values = Arrays.copyOf(row.values(), row.values().length + 2);
+        values[values.length - 2] = lsn(consistentPoint, 0);
+        values[values.length - 1] = SNAPSHOT_OP;
+        return new Row(
+                row.stream(),
+                schema.version(),
+                Operation.INSERT,
+                values,
+                row.position(),
+                row.id(),
+                row.syncedAtMicros());
+    }
+
+    /**
+     * The row of {@code change}, the {@code index}th of its transaction: an insert or update with
+     * its new values, a delete with its old key (or whole old row under REPLICA IDENTITY FULL). A
+     * TOASTed value an update left unchanged (PostgreSQL does not send it) is taken from the old
+     * row, which REPLICA IDENTITY FULL sends whole.
+     *
+     * @throws IllegalStateException for an unchanged TOASTed value without the old row: the table
+     *     needs REPLICA IDENTITY FULL
+     */
+    static Row changeRow(Change change, TableInfo table, StreamSchema schema, long index) {
+        Operation op =
+                switch (change.op()) {
+                    case INSERT -> Operation.INSERT;
+                    case UPDATE -> Operation.UPDATE;
+                    case DELETE -> Operation.DELETE;
+                    case TRUNCATE -> throw new IllegalStateException("no row for a truncation");
+                };
+        List<ColumnValue> values = op == Operation.DELETE ? change.oldValues() : change.newValues();
+        List<ColumnValue> old = change.oldIsKey() ? List.of() : change.oldValues();
+        Object[] out = new Object[table.columns().size() + 2];
+        List<ChangeColumn> columns = change.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            int at = table.indexOf(columns.get(i).name());
+            if (at < 0) {
+                throw new IllegalStateException(
+                        "column "
+                                + Sql.show(columns.get(i).name())
+                                + " of "
+                                + table.qualifiedName()
+                                + " was added after the pipeline started: schema changes in the"
+                                + " change stream are not supported yet");
+            }
+            ColumnValue value = values.isEmpty() ? null : values.get(i);
+            if (value != null && value.isUnchanged()) {
+                if (old.isEmpty() || old.get(i).isUnchanged()) {
+                    throw new IllegalStateException(
+                            "an update of "
+                                    + table.qualifiedName()
+                                    + " left TOASTed column "
+                                    + Sql.show(columns.get(i).name())
+                                    + " unchanged and PostgreSQL did not send its value: run"
+                                    + " ALTER TABLE "
+                                    + table.qualifiedName()
+                                    + " REPLICA IDENTITY FULL so updates carry the whole old row");
+                }
+                value = old.get(i);
+            }
+            out[at] = value == null ? null : value.value();
+        }
+        String lsn = lsn(change.commitLsn(), index);
+        out[out.length - 2] = lsn;
+        out[out.length - 1] = op.name().toLowerCase(Locale.ROOT);
+        return new Row(
+                table.stream(), schema.version(), op, out, table.stream() + "|lsn=" + lsn, null, 0);
+    }
+}

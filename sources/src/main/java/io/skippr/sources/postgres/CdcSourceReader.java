@@ -1,0 +1,343 @@
+package io.skippr.sources.postgres;
+
+import io.skippr.core.record.ReadPosition;
+import io.skippr.core.record.ReadPositions;
+import io.skippr.core.record.Row;
+import io.skippr.core.record.SchemaChange;
+import io.skippr.core.record.SourceRecord;
+import io.skippr.core.record.StreamSchema;
+import io.skippr.sources.StreamBytes;
+import io.skippr.sources.postgres.cdc.Change;
+import io.skippr.sources.postgres.cdc.ChangeStream;
+import io.skippr.sources.postgres.cdc.Transaction;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.core.io.InputStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CDC source's reader: reads its splits one at a time on the task thread, in bounded steps. A
+ * snapshot split goes through {@link PostgresSplitReader} in a transaction that imports the slot's
+ * exported snapshot, its rows given {@code _skippr_lsn} of the consistent point. The stream split
+ * reads the slot's transactions in commit order, each change a row with its operation; after whole
+ * transactions it sends every table's position ({@link CdcPositions}), once per checkpoint, so a
+ * checkpoint commits the LSN with the rows it covers.
+ */
+final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
+    private static final Logger LOG = LoggerFactory.getLogger(CdcSourceReader.class);
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final int BATCH = 1024;
+
+    private final SourceReaderContext context;
+    private final PostgresSourceConfig config;
+    private final StreamBytes bytes;
+    private final Deque<CdcSplit> queue = new ArrayDeque<>();
+    private CompletableFuture<Void> available = new CompletableFuture<>();
+    private boolean noMoreSplits;
+
+    private CdcSplit current;
+    // snapshot split
+    private PostgresSplitReader snapshotReader;
+    private PostgresSplitState snapshotState;
+    private PostgresRecordEmitter emitter;
+    // stream split
+    private ChangeStream stream;
+    private Map<String, TableInfo> tables;
+    private final Set<String> announced = new HashSet<>();
+    private Transaction transaction;
+    private Iterator<Change> changes;
+    private long delivered; // changes of the transaction delivered, skipped ones included
+    private long resumeLsn;
+    private long partialCommitLsn;
+    private long partialCount;
+    private boolean positionDue = true;
+    private boolean upToReached;
+    private long positionSent = -1;
+
+    CdcSourceReader(SourceReaderContext context, PostgresSourceConfig config) {
+        this.context = context;
+        this.config = config;
+        this.bytes = new StreamBytes(context.metricGroup());
+    }
+
+    @Override
+    public void start() {
+        if (queue.isEmpty()) {
+            context.sendSplitRequest();
+        }
+    }
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<SourceRecord> output) throws Exception {
+        if (current == null) {
+            current = queue.poll();
+            if (current == null) {
+                if (noMoreSplits) {
+                    return InputStatus.END_OF_INPUT;
+                }
+                available = new CompletableFuture<>();
+                return InputStatus.NOTHING_AVAILABLE;
+            }
+            LOG.info("Reading {}", current);
+            if (current.isSnapshot()) {
+                snapshotReader =
+                        new PostgresSplitReader(config.connection(), false, current.snapshotName());
+                snapshotReader.handleSplitsChanges(
+                        new org.apache.flink.connector.base.source.reader.splitreader
+                                .SplitsAddition<>(List.of(current.snapshot())));
+                snapshotState = new PostgresSplitState(current.snapshot());
+                emitter = new PostgresRecordEmitter(bytes);
+            } else {
+                openStream();
+            }
+        }
+        return current.isSnapshot() ? readSnapshot(output) : readStream(output);
+    }
+
+    private InputStatus readSnapshot(ReaderOutput<SourceRecord> output) throws IOException {
+        RecordsWithSplitIds<ReadRecord> batch = snapshotReader.fetch();
+        SourceOutput<SourceRecord> cdc =
+                new SnapshotOutput(
+                        output,
+                        current.consistentPoint(),
+                        CdcRows.schema(current.snapshot().table()));
+        while (batch.nextSplit() != null) {
+            ReadRecord record;
+            while ((record = batch.nextRecordFromSplit()) != null) {
+                emitter.emitRecord(record, cdc, snapshotState);
+            }
+        }
+        if (batch.finishedSplits().contains(current.splitId())) {
+            snapshotReader.close();
+            context.sendSourceEventToCoordinator(new SnapshotSplitRead(current.splitId()));
+            current = null;
+            snapshotReader = null;
+            context.sendSplitRequest();
+        }
+        batch.recycle();
+        return InputStatus.MORE_AVAILABLE;
+    }
+
+    private void openStream() throws IOException {
+        tables = new HashMap<>();
+        for (TableInfo table : current.tables()) {
+            tables.put(table.schema() + "." + table.table(), table);
+        }
+        resumeLsn = current.resumeLsn();
+        partialCommitLsn = current.partialCommitLsn();
+        partialCount = current.partialCount();
+        CdcSettings cdc = config.cdc();
+        stream =
+                ChangeStream.open(
+                        config.connection(),
+                        cdc.slot(),
+                        cdc.publication(),
+                        resumeLsn,
+                        Duration.ofSeconds(10));
+        long committed =
+                Math.max(
+                        current.committedLsn(),
+                        CdcPositions.committed(
+                                config.startPositions(), current.tables(), cdc.slot()));
+        if (committed > 0) {
+            stream.confirm(committed); // the destination holds it: the slot may move there
+        }
+    }
+
+    private InputStatus readStream(ReaderOutput<SourceRecord> output) throws IOException {
+        if (changes == null) {
+            if (current.upTo() >= 0 && atEnd()) {
+                sendPositions(output);
+                stream.close();
+                stream = null;
+                current = null;
+                context.sendSplitRequest();
+                return InputStatus.MORE_AVAILABLE;
+            }
+            transaction = stream.next(POLL);
+            if (transaction == null) {
+                sendPositionsIfDue(output);
+                return InputStatus.MORE_AVAILABLE;
+            }
+            if (transaction.endLsn() <= resumeLsn
+                    || (current.upTo() >= 0 && transaction.commitLsn() >= current.upTo())) {
+                transaction.close(); // delivered before the restart, or after this run's end
+                transaction = null;
+                if (current.upTo() >= 0) {
+                    upToReached = true;
+                }
+                return InputStatus.MORE_AVAILABLE;
+            }
+            changes = transaction.changes().iterator();
+            delivered = 0;
+        }
+        for (int n = 0; n < BATCH && changes.hasNext(); n++) {
+            Change change = changes.next();
+            delivered++;
+            if (transaction.commitLsn() == partialCommitLsn && delivered <= partialCount) {
+                continue; // delivered before the restart
+            }
+            TableInfo table = tables.get(change.schema() + "." + change.table());
+            if (table == null || change.op() == Change.Op.TRUNCATE) {
+                if (table != null) {
+                    LOG.warn("TRUNCATE of {} is not applied to the destination", table);
+                }
+                continue;
+            }
+            StreamSchema schema = CdcRows.schema(table);
+            if (announced.add(table.stream())) {
+                output.collect(new SchemaChange(schema));
+            }
+            Row row = CdcRows.changeRow(change, table, schema, delivered);
+            output.collect(row);
+        }
+        if (changes.hasNext()) {
+            partialCommitLsn = transaction.commitLsn();
+            partialCount = delivered;
+        } else {
+            resumeLsn = transaction.endLsn();
+            partialCommitLsn = 0;
+            partialCount = 0;
+            transaction.close();
+            transaction = null;
+            changes = null;
+            sendPositionsIfDue(output);
+        }
+        return InputStatus.MORE_AVAILABLE;
+    }
+
+    /** In a bounded run: whether every transaction that committed before its end was read. */
+    private boolean atEnd() {
+        if (upToReached || resumeLsn >= current.upTo()) {
+            return true;
+        }
+        long idle = stream.idleLsn();
+        return idle >= current.upTo();
+    }
+
+    private void sendPositionsIfDue(ReaderOutput<SourceRecord> output) {
+        if (positionDue && changes == null) {
+            sendPositions(output);
+        }
+    }
+
+    /** Every table's position: all transactions ending at or before {@link #resumeLsn}. */
+    private void sendPositions(ReaderOutput<SourceRecord> output) {
+        if (resumeLsn == positionSent) {
+            return;
+        }
+        String position =
+                ReadPositions.of(List.of(CdcPositions.entry(config.cdc().slot(), resumeLsn)));
+        for (TableInfo table : current.tables()) {
+            output.collect(new ReadPosition(table.stream(), position));
+        }
+        positionSent = resumeLsn;
+        positionDue = false;
+    }
+
+    @Override
+    public List<CdcSplit> snapshotState(long checkpointId) {
+        List<CdcSplit> state = new ArrayList<>();
+        if (current != null) {
+            state.add(
+                    current.isSnapshot()
+                            ? current.withSnapshot(snapshotState.toSplit())
+                            : current.withStream(resumeLsn, partialCommitLsn, partialCount));
+        }
+        state.addAll(queue);
+        positionDue = true; // the next checkpoint commits where the stream is then
+        return state;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        // the slot moves only to what the destination committed: see openStream
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        return available;
+    }
+
+    @Override
+    public void addSplits(List<CdcSplit> splits) {
+        queue.addAll(splits);
+        available.complete(null);
+    }
+
+    @Override
+    public void notifyNoMoreSplits() {
+        noMoreSplits = true;
+        available.complete(null);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (transaction != null) {
+            transaction.close();
+        }
+        if (stream != null) {
+            stream.close();
+        }
+        if (snapshotReader != null) {
+            snapshotReader.close();
+        }
+    }
+
+    /** Snapshot records as the CDC stream's: schemas and rows with {@code _skippr_lsn}. */
+    private record SnapshotOutput(
+            SourceOutput<SourceRecord> out, long consistentPoint, StreamSchema schema)
+            implements SourceOutput<SourceRecord> {
+        @Override
+        public void collect(SourceRecord record) {
+            out.collect(convert(record));
+        }
+
+        @Override
+        public void collect(SourceRecord record, long timestamp) {
+            out.collect(convert(record), timestamp);
+        }
+
+        private SourceRecord convert(SourceRecord record) {
+            if (record instanceof SchemaChange change) {
+                return new SchemaChange(schema);
+            }
+            if (record instanceof Row row) {
+                return CdcRows.snapshotRow(row, schema, consistentPoint);
+            }
+            return record;
+        }
+
+        @Override
+        public void emitWatermark(Watermark watermark) {
+            out.emitWatermark(watermark);
+        }
+
+        @Override
+        public void markIdle() {
+            out.markIdle();
+        }
+
+        @Override
+        public void markActive() {
+            out.markActive();
+        }
+    }
+}
