@@ -183,7 +183,8 @@ public final class PipelineGraph {
                         run.dataSource().entry().name(),
                         run.dataSource(),
                         request.once(),
-                        sink.committedPositions());
+                        sink.committedPositions(),
+                        sink.committedPositionsReader());
         DataStream<SourceRecord> records;
         if (request.replay() == null) {
             records =

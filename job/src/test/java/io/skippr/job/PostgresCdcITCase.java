@@ -22,9 +22,11 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -100,11 +102,18 @@ class PostgresCdcITCase {
     }
 
     private PipelineGraph.Request request(boolean once, String extra) throws Exception {
+        return request(once, extra, "merge");
+    }
+
+    private PipelineGraph.Request request(boolean once, String extra, String mode)
+            throws Exception {
         Path file = dir.resolve("skippr.yml");
         Files.writeString(
                 file,
                 "pipelines:\n  orders:\n    data_source: data_sources.app_db\n"
-                        + "    data_sink: data_sinks.out\n    write_mode: merge\n"
+                        + "    data_sink: data_sinks.out\n    write_mode: "
+                        + mode
+                        + "\n"
                         + "data_sources:\n  app_db:\n"
                         + source.sourceYaml("items", null)
                         + "      replication_method: cdc\n      slot_name: "
@@ -129,6 +138,10 @@ class PostgresCdcITCase {
     }
 
     private JobClient start(Path restore) throws Exception {
+        return start(restore, "merge");
+    }
+
+    private JobClient start(Path restore, String mode) throws Exception {
         StreamExecutionEnvironment env = TestFlink.env(true);
         Configuration checkpoints = new Configuration();
         checkpoints.set(
@@ -138,7 +151,7 @@ class PostgresCdcITCase {
                 CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         env.configure(checkpoints);
-        PipelineGraph.build(env, request(false, ""));
+        PipelineGraph.build(env, request(false, "", mode));
         StreamGraph graph = env.getStreamGraph();
         if (restore != null) {
             graph.setSavepointRestoreSettings(
@@ -198,9 +211,10 @@ class PostgresCdcITCase {
         }
     }
 
-    private void change(int round) throws Exception {
+    /** Changes every row of {@code round}'s sets; how many row changes it made. */
+    private long change(int round) throws Exception {
         int base = 10_000 * round;
-        source.exec(
+        return changes(
                 "INSERT INTO items SELECT i, 'new ' || i, i, NULL FROM generate_series("
                         + (base + 1)
                         + ", "
@@ -213,8 +227,21 @@ class PostgresCdcITCase {
                         + "' WHERE id % 11 = "
                         + round % 11,
                 "DELETE FROM items WHERE id % 13 = " + round % 13,
-                "BEGIN; UPDATE items SET name = name || '+' WHERE id % 17 = 0;"
-                        + " DELETE FROM items WHERE id % 19 = 0; COMMIT");
+                "UPDATE items SET name = name || '+' WHERE id % 17 = " + round % 17,
+                "DELETE FROM items WHERE id % 19 = " + round % 19);
+    }
+
+    /** Runs {@code sql} in the source schema; the rows the statements changed. */
+    private long changes(String... sql) throws Exception {
+        long changed = 0;
+        try (Connection c = source.connect();
+                Statement st = c.createStatement()) {
+            st.execute("SET search_path TO \"" + source.schema + "\"");
+            for (String s : sql) {
+                changed += st.executeUpdate(s);
+            }
+        }
+        return changed;
     }
 
     @Test
@@ -240,6 +267,8 @@ class PostgresCdcITCase {
             await("snapshot in the destination", this::sinkEqualsSource);
             change(1);
             await("round 1 in the destination", this::sinkEqualsSource);
+            // the slot moves while the job runs, to what the destination committed
+            await("slot confirmed to the committed LSN", () -> confirmed() == committedLsnOrZero());
             assertConfirmedNotPastCommitted();
         } finally {
             first.cancel().get();
@@ -255,6 +284,112 @@ class PostgresCdcITCase {
         } finally {
             second.cancel().get();
             second.getJobExecutionResult().handle((r, e) -> null).get();
+        }
+    }
+
+    /**
+     * Append mode: every snapshot row and every change once, a transaction open across checkpoints
+     * and one committed while the pipeline was stopped included; the last row per key is the
+     * source's row, or a delete.
+     */
+    @Test
+    void appendHasEveryChangeOnceAcrossCheckpointsAndARestart(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        long changed = 0;
+        JobClient first = start(null, "append");
+        try (Connection open = source.connect();
+                Connection acrossStop = source.connect()) {
+            await("snapshot in the destination", () -> count("TRUE") == 3000);
+            open.setAutoCommit(false);
+            try (Statement st = open.createStatement()) {
+                st.execute("SET search_path TO \"" + source.schema + "\"");
+                changed +=
+                        st.executeUpdate(
+                                "INSERT INTO items SELECT i, 'open ' || i, 1, NULL"
+                                        + " FROM generate_series(900001, 900050) i");
+                changed += st.executeUpdate("UPDATE items SET note = 'open' WHERE id > 900040");
+            }
+            changed += change(1);
+            awaitCheckpoints(cluster, first, 2); // the open transaction spans them
+            open.commit();
+            await("round 1 and the open transaction", this::lastPerKeyEqualsSource);
+            // a transaction open when the pipeline stops, committed while it is stopped
+            acrossStop.setAutoCommit(false);
+            try (Statement st = acrossStop.createStatement()) {
+                changed +=
+                        st.executeUpdate(
+                                "UPDATE \""
+                                        + source.schema
+                                        + "\".items SET amount = 0 WHERE id <= 30");
+            }
+            first.cancel().get();
+            first.getJobExecutionResult().handle((r, e) -> null).get();
+            acrossStop.commit();
+        } finally {
+            first.cancel().handle((r, e) -> null).get();
+        }
+        changed += change(2);
+        JobClient second = start(latestCheckpoint(), "append");
+        try {
+            changed += change(3);
+            await("rounds 2 and 3", this::lastPerKeyEqualsSource);
+        } finally {
+            second.cancel().get();
+            second.getJobExecutionResult().handle((r, e) -> null).get();
+        }
+        assertThat(count("_skippr_op = 'snapshot'")).isEqualTo(3000);
+        assertThat(count("_skippr_op <> 'snapshot'")).isEqualTo(changed);
+        try (Connection c = sink.connect()) {
+            assertThat(
+                            query(
+                                    c,
+                                    "SELECT count(DISTINCT _skippr_lsn) FROM \""
+                                            + sink.schema
+                                            + "\".items WHERE _skippr_op <> 'snapshot'"))
+                    .containsExactly(Long.toString(changed));
+        }
+    }
+
+    private long count(String where) {
+        try (Connection c = sink.connect()) {
+            return Long.parseLong(
+                    query(c, "SELECT count(*) FROM \"" + sink.schema + "\".items WHERE " + where)
+                            .get(0));
+        } catch (Exception e) { // not created yet
+            return -1;
+        }
+    }
+
+    /** In append mode: per key, the row of the highest _skippr_lsn is the source's, or a delete. */
+    private boolean lastPerKeyEqualsSource() {
+        try (Connection c = sink.connect()) {
+            List<String> last =
+                    rowsOf(
+                            c,
+                            "SELECT id, md5 FROM (SELECT DISTINCT ON (id) id,"
+                                    + " md5(concat_ws('|', id, name, amount, note)), _skippr_op"
+                                    + " FROM \""
+                                    + sink.schema
+                                    + "\".items ORDER BY id, _skippr_lsn DESC) l"
+                                    + " WHERE _skippr_op <> 'delete' ORDER BY id");
+            return last.equals(rows(source, "items"));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static void awaitCheckpoints(MiniCluster cluster, JobClient job, int more) {
+        long start = completed(cluster, job);
+        await(more + " more checkpoints", () -> completed(cluster, job) >= start + more);
+    }
+
+    private static long completed(MiniCluster cluster, JobClient job) {
+        try {
+            var stats =
+                    cluster.getExecutionGraph(job.getJobID()).get().getCheckpointStatsSnapshot();
+            return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -285,6 +420,29 @@ class PostgresCdcITCase {
                         "replication_method cdc reads every change from the replication slot and"
                                 + " takes no cursor_column: remove cursor_column, or use"
                                 + " replication_method cursor");
+    }
+
+    private long confirmed() {
+        try (Connection c = source.connect()) {
+            return Long.parseLong(
+                    query(
+                                    c,
+                                    "SELECT (confirmed_flush_lsn - '0/0'::pg_lsn)::bigint"
+                                            + " FROM pg_replication_slots WHERE slot_name = '"
+                                            + slot
+                                            + "'")
+                            .get(0));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long committedLsnOrZero() {
+        try {
+            return committedLsn();
+        } catch (Exception e) {
+            return 0;
+        }
     }
 
     /** The slot's confirmed flush LSN is at most the LSN the destination's commits hold. */

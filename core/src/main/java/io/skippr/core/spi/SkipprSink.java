@@ -3,6 +3,7 @@ package io.skippr.core.spi;
 import io.skippr.core.record.SourceRecord;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.util.function.SerializableSupplier;
 
 /** A destination as the job graph uses it. */
 public interface SkipprSink {
@@ -11,6 +12,15 @@ public interface SkipprSink {
      * starts. Positions are committed with the data they came from, never before.
      */
     Map<String, String> committedPositions();
+
+    /**
+     * {@link #committedPositions} as a serializable function a source's task can call while the job
+     * runs, to learn what the destination holds (a CDC source confirms its slot's LSN only up to
+     * it); null for a sink that cannot be read from a task.
+     */
+    default SerializableSupplier<Map<String, String>> committedPositionsReader() {
+        return null;
+    }
 
     /**
      * Rows that continuous runs of the pipeline committed through this sink after the run that

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.util.function.SerializableSupplier;
 
 /** Prepares a SQL sink for a run and adds it to a job graph. */
 public final class SqlSinks {
@@ -248,6 +249,11 @@ public final class SqlSinks {
             @Override
             public Map<String, String> committedPositions() {
                 return SqlSinks.committedPositions(settings);
+            }
+
+            @Override
+            public SerializableSupplier<Map<String, String>> committedPositionsReader() {
+                return () -> SqlSinks.committedPositions(settings);
             }
 
             @Override

@@ -6,15 +6,21 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SourceContext;
 import java.io.Serializable;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.flink.util.function.SerializableSupplier;
 
 /**
  * The replication slot and publication of a source with {@code replication_method: cdc}.
  *
  * @param slot the logical replication slot's name
  * @param publication the publication's name
+ * @param committed reads the destination's committed positions while the job runs; null when the
+ *     sink cannot be read from a task (the slot then moves only when a run starts)
  */
-public record CdcSettings(String slot, String publication) implements Serializable {
+public record CdcSettings(
+        String slot, String publication, SerializableSupplier<Map<String, String>> committed)
+        implements Serializable {
     /** PostgreSQL's rule for slot names, used for publications too so both read the same. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9_]{1,63}");
 
@@ -65,7 +71,8 @@ public record CdcSettings(String slot, String publication) implements Serializab
         String fallback = defaultName(context.pipeline());
         return new CdcSettings(
                 name(s, "slot_name", "replication slot", fallback, path),
-                name(s, "publication", "publication", fallback, path));
+                name(s, "publication", "publication", fallback, path),
+                context.committed());
     }
 
     /** {@code skippr_<pipeline>} in lower case, other characters as underscores, 63 at most. */

@@ -9,6 +9,7 @@ import io.skippr.core.record.StreamSchema;
 import io.skippr.sources.StreamBytes;
 import io.skippr.sources.postgres.cdc.Change;
 import io.skippr.sources.postgres.cdc.ChangeStream;
+import io.skippr.sources.postgres.cdc.SpillSettings;
 import io.skippr.sources.postgres.cdc.Transaction;
 import java.io.IOException;
 import java.time.Duration;
@@ -69,6 +70,8 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private long partialCount;
     private boolean positionDue = true;
     private boolean upToReached;
+    private static final long CONFIRM_NANOS = 1_000_000_000L;
+    private long lastConfirm = System.nanoTime() - CONFIRM_NANOS;
     private long positionSent = -1;
 
     CdcSourceReader(SourceReaderContext context, PostgresSourceConfig config) {
@@ -150,7 +153,9 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                         cdc.slot(),
                         cdc.publication(),
                         resumeLsn,
-                        Duration.ofSeconds(10));
+                        Duration.ofSeconds(10),
+                        SpillSettings.defaults(),
+                        current.upTo() >= 0);
         long committed =
                 Math.max(
                         current.committedLsn(),
@@ -228,8 +233,8 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         if (upToReached || resumeLsn >= current.upTo()) {
             return true;
         }
-        long idle = stream.idleLsn();
-        return idle >= current.upTo();
+        // the marker the enumerator wrote at upTo: every transaction before it came first
+        return stream.markerLsn() >= current.upTo();
     }
 
     private void sendPositionsIfDue(ReaderOutput<SourceRecord> output) {
@@ -266,9 +271,30 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         return state;
     }
 
+    /**
+     * Moves the slot to what the destination has committed, read from the destination itself: this
+     * checkpoint's commit may not have happened yet (the committer commits on the same
+     * notification, and retries), so the checkpoint alone proves nothing.
+     */
     @Override
-    public void notifyCheckpointComplete(long checkpointId) {
-        // the slot moves only to what the destination committed: see openStream
+    public void notifyCheckpointComplete(long checkpointId) throws IOException {
+        var committed = config.cdc().committed();
+        if (stream == null
+                || committed == null
+                || System.nanoTime() - lastConfirm < CONFIRM_NANOS) {
+            return;
+        }
+        lastConfirm = System.nanoTime();
+        long lsn;
+        try {
+            lsn = CdcPositions.committed(committed.get(), current.tables(), config.cdc().slot());
+        } catch (RuntimeException e) { // the next checkpoint tries again
+            LOG.warn("Could not read the destination's committed positions: {}", e.getMessage());
+            return;
+        }
+        if (lsn > 0) {
+            stream.confirm(lsn);
+        }
     }
 
     @Override

@@ -107,8 +107,7 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
                 }
                 LOG.info("Streaming slot {} from the committed {}", cdc.slot(), committed);
                 return new Plan(
-                        List.of(CdcSplit.stream(tables, committed, committed, upTo(c, committed))),
-                        null);
+                        List.of(CdcSplit.stream(tables, committed, committed, upTo(c))), null);
             }
             if (Slots.dropSlot(c, cdc.slot())) {
                 LOG.info("Dropped slot {}: no change of it was committed", cdc.slot());
@@ -119,7 +118,7 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
             for (PostgresSplit split : discovered.splits()) {
                 splits.add(CdcSplit.snapshot(split, snapshot.snapshotName(), point));
             }
-            splits.add(CdcSplit.stream(tables, point, 0, upTo(c, point)));
+            splits.add(CdcSplit.stream(tables, point, 0, upTo(c)));
             return new Plan(splits, snapshot);
         } catch (SQLException e) {
             throw new IOException(
@@ -131,15 +130,18 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
         }
     }
 
-    private long upTo(Connection c, long atLeast) throws SQLException {
+    private long upTo(Connection c) throws SQLException {
         if (!config.bounded()) {
             return -1;
         }
+        // a marker in the WAL, which the stream receives after every transaction committed before
         try (Statement s = c.createStatement();
                 ResultSet rs =
-                        s.executeQuery("SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint")) {
+                        s.executeQuery(
+                                "SELECT (pg_logical_emit_message(false, 'skippr-once', '')"
+                                        + " - '0/0'::pg_lsn)::bigint")) {
             rs.next();
-            return Math.max(rs.getLong(1), atLeast);
+            return rs.getLong(1);
         }
     }
 

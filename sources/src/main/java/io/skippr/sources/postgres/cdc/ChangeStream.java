@@ -27,6 +27,7 @@ public final class ChangeStream implements AutoCloseable {
     private final CatalogTypes types;
     private final TransactionAssembler assembler;
     private long confirmed;
+    private long markerLsn;
 
     private ChangeStream(
             Connection connection,
@@ -68,6 +69,25 @@ public final class ChangeStream implements AutoCloseable {
             Duration statusInterval,
             SpillSettings spill)
             throws IOException {
+        return open(config, slot, publication, startLsn, statusInterval, spill, false);
+    }
+
+    /**
+     * Starts streaming as {@link #open(PostgresConnectionConfig, String, String, long, Duration,
+     * SpillSettings)} does; with {@code markers} (PostgreSQL 14 and later) it also receives the
+     * non-transactional logical messages written with {@code pg_logical_emit_message(false, ...)},
+     * whose LSN {@link #markerLsn()} gives: every transaction that committed before one was
+     * returned before it.
+     */
+    public static ChangeStream open(
+            PostgresConnectionConfig config,
+            String slot,
+            String publication,
+            long startLsn,
+            Duration statusInterval,
+            SpillSettings spill,
+            boolean markers)
+            throws IOException {
         Slots.checkSlotName(slot);
         if (publication.indexOf('\'') >= 0) {
             // pgjdbc writes START_REPLICATION's option values between single quotes as they are
@@ -87,6 +107,7 @@ public final class ChangeStream implements AutoCloseable {
                             .withStartPosition(LogSequenceNumber.valueOf(startLsn))
                             .withSlotOption("proto_version", "1")
                             .withSlotOption("publication_names", Slots.quoteName(publication))
+                            .withSlotOption("messages", markers ? "true" : "false")
                             // pgjdbc's default flushes the server's position on keepalives
                             // once all it received was flushed: the slot would move without
                             // confirm()
@@ -121,7 +142,11 @@ public final class ChangeStream implements AutoCloseable {
                 ByteBuffer message = stream.readPending();
                 if (message != null) {
                     long lsn = stream.getLastReceiveLSN().asLong();
-                    Transaction done = assembler.accept(lsn, PgOutputDecoder.decode(message));
+                    PgOutputMessage decoded = PgOutputDecoder.decode(message);
+                    if (decoded instanceof PgOutputMessage.Message m && !m.transactional()) {
+                        markerLsn = Math.max(markerLsn, m.lsn());
+                    }
+                    Transaction done = assembler.accept(lsn, decoded);
                     if (done != null) {
                         return done;
                     }
@@ -170,6 +195,11 @@ public final class ChangeStream implements AutoCloseable {
      */
     public long idleLsn() {
         return assembler.idle() ? stream.getLastReceiveLSN().asLong() : -1;
+    }
+
+    /** The LSN of the last non-transactional logical message received; 0 before any. */
+    public long markerLsn() {
+        return markerLsn;
     }
 
     /** The last LSN {@link #confirm} sent (the start LSN before any). */
