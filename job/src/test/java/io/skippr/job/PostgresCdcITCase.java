@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.apache.commons.lang3.exception.ExceptionUtils;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
@@ -390,6 +391,69 @@ class PostgresCdcITCase {
             return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * An update that leaves a TOASTed value unchanged: PostgreSQL does not send it; under REPLICA
+     * IDENTITY FULL it comes from the old row, so the destination keeps it (md5 per key equal).
+     */
+    @Test
+    void anUnchangedToastedValueIsKeptUnderReplicaIdentityFull() throws Exception {
+        // 40 kB of md5 text: stored out of line, not compressible below the TOAST threshold
+        source.exec(
+                "ALTER TABLE items REPLICA IDENTITY FULL",
+                "UPDATE items SET note = (SELECT string_agg(md5(id::text || g::text), '')"
+                        + " FROM generate_series(1, 1250) g) WHERE id <= 20");
+        once();
+        assertThat(rows(sink, "items")).isEqualTo(rows(source, "items"));
+
+        changes("UPDATE items SET amount = amount + 1 WHERE id <= 20");
+        once();
+        assertThat(rows(sink, "items")).isEqualTo(rows(source, "items"));
+        try (Connection c = sink.connect()) {
+            assertThat(
+                            query(
+                                    c,
+                                    "SELECT count(*), min(length(note)) FROM \""
+                                            + sink.schema
+                                            + "\".items WHERE id <= 20"))
+                    .containsExactly("20", "40000");
+        }
+    }
+
+    /** Under REPLICA IDENTITY DEFAULT the same update fails the run with the fix, never a NULL. */
+    @Test
+    void anUnchangedToastedValueUnderDefaultFailsWithTheFix() throws Exception {
+        source.exec(
+                "UPDATE items SET note = (SELECT string_agg(md5(id::text || g::text), '')"
+                        + " FROM generate_series(1, 1250) g) WHERE id <= 20");
+        once();
+        changes("UPDATE items SET amount = amount + 1 WHERE id <= 20");
+        assertThatThrownBy(this::once)
+                .satisfies(
+                        e ->
+                                assertThat(ExceptionUtils.getThrowableList(e))
+                                        .anySatisfy(
+                                                t ->
+                                                        assertThat(t.getMessage())
+                                                                .contains(
+                                                                        "left TOASTed column \"note\""
+                                                                                + " unchanged and PostgreSQL"
+                                                                                + " did not send its value: run"
+                                                                                + " ALTER TABLE \""
+                                                                                + source.schema
+                                                                                + "\".\"items\" REPLICA"
+                                                                                + " IDENTITY FULL so updates"
+                                                                                + " carry the whole old row")));
+        try (Connection c = sink.connect()) { // the failed run committed nothing
+            assertThat(
+                            query(
+                                    c,
+                                    "SELECT count(*) FROM \""
+                                            + sink.schema
+                                            + "\".items WHERE id <= 20 AND length(note) = 40000"))
+                    .containsExactly("20");
         }
     }
 
