@@ -2,7 +2,8 @@
  * Change data capture from PostgreSQL (issue 18), the low-level part: publications and logical
  * slots ({@link io.skippr.sources.postgres.cdc.Slots}), the slot's exported snapshot ({@link
  * io.skippr.sources.postgres.cdc.SlotSnapshot}) and the stream of committed transactions ({@link
- * io.skippr.sources.postgres.cdc.ChangeStream}). Not yet wired to the source's configuration.
+ * io.skippr.sources.postgres.cdc.ChangeStream}). The Flink source around them, for {@code
+ * replication_method: cdc}, is {@code io.skippr.sources.postgres.CdcSource}.
  *
  * <h2>Decoder: pgjdbc's replication API with Skippr's own pgoutput decoder, not Debezium</h2>
  *
@@ -68,10 +69,8 @@
  * the largest transaction. {@code ChangeStreamITCase} reads a 1,000,000-row transaction with 10,000
  * in memory in 16 to 30 s on a shared 2-core machine.
  *
- * <p>Not yet done: the Flink source around the stream (enumerator, readers, checkpointed LSNs,
- * confirm on checkpoint completion), and the user-facing configuration. A caller must poll {@code
- * ChangeStream.next} (and read each transaction's changes between polls) more often than the
- * server's {@code wal_sender_timeout} (60 s by default): status updates are only sent while it
- * polls.
+ * <p>A caller must poll {@code ChangeStream.next} (and read each transaction's changes between
+ * polls) more often than the server's {@code wal_sender_timeout} (60 s by default): status updates
+ * are only sent while it polls.
  */
 package io.skippr.sources.postgres.cdc;
