@@ -55,9 +55,19 @@ final class StreamCheck {
                         + " source rows, "
                         + destinationRows
                         + " destination rows");
-        KeyRange all = span(source.bounds(), destinationRows > 0 ? destination.bounds() : null);
-        if (all != null) {
-            compare(stream, all);
+        if (sourceRows > 0 || destinationRows > 0) {
+            compare(stream);
+            long nullKeys = destinationRows > 0 ? destination.nullKeys() : 0;
+            if (nullKeys > 0) {
+                List<String> nulls = new ArrayList<>();
+                source.key().forEach(c -> nulls.add(null));
+                extra.add(
+                        new Key(
+                                nulls,
+                                nulls,
+                                source.key().stream().map(c -> c.type().kind()).toList()),
+                        nullKeys);
+            }
         }
         return new StreamReport(
                 stream,
@@ -74,7 +84,7 @@ final class StreamCheck {
     /** A destination without the stream's table: every source row is missing. */
     StreamReport nothingLoaded(String stream, String note) throws SQLException {
         long sourceRows = source.count();
-        for (long key : source.firstKeys(Tally.SHOWN)) {
+        for (Key key : source.firstKeys(Tally.SHOWN)) {
             missing.add(key);
         }
         StreamReport.Kind all = new StreamReport.Kind(sourceRows, missing.first());
@@ -90,29 +100,32 @@ final class StreamCheck {
                 true);
     }
 
-    static KeyRange span(KeyRange a, KeyRange b) {
-        if (a == null || b == null) {
-            return a == null ? b : a;
-        }
-        return new KeyRange(Math.min(a.low(), b.low()), Math.max(a.high(), b.high()));
-    }
+    /** A range still to compare, with its parent's summaries (null for the whole table). */
+    private record Pending(KeyRange range, Side.Summary parentSource, Side.Summary parentSink) {}
 
     /** Depth first, in key order, so the first keys found are the smallest. */
-    private void compare(String stream, KeyRange all) throws SQLException {
-        Deque<KeyRange> todo = new ArrayDeque<>();
-        pushSplit(todo, all);
+    private void compare(String stream) throws SQLException {
+        Deque<Pending> todo = new ArrayDeque<>();
+        todo.push(new Pending(KeyRange.ALL, null, null));
         long lastSaid = System.nanoTime();
         while (!todo.isEmpty()) {
-            KeyRange range = todo.pop();
+            Pending next = todo.pop();
+            KeyRange range = next.range();
             Side.Summary s = source.summary(range);
             Side.Summary d = destination.summary(range);
             rangesCompared++;
             if (s.sameAs(d)) {
                 // equal: nothing more to read here
-            } else if (Math.max(s.rows(), d.rows()) <= LEAF_ROWS || range.low() == range.high()) {
+            } else if (Math.max(s.rows(), d.rows()) <= LEAF_ROWS || noProgress(next, s, d)) {
                 leaf(range);
             } else {
-                pushSplit(todo, range);
+                // cut where the side with more rows has its quantiles, so each part is small on it
+                Side bigger = s.rows() >= d.rows() ? source : destination;
+                long rows = Math.max(s.rows(), d.rows());
+                List<KeyRange> parts = parts(range, bigger.cuts(range, rows, FANOUT));
+                for (int i = parts.size() - 1; i >= 0; i--) {
+                    todo.push(new Pending(parts.get(i), s, d));
+                }
             }
             if (System.nanoTime() - lastSaid > PROGRESS_NANOS) {
                 lastSaid = System.nanoTime();
@@ -123,37 +136,57 @@ final class StreamCheck {
                                 + " key ranges compared, "
                                 + rowsFetched
                                 + " rows fetched, now at key "
-                                + range.low());
+                                + range);
             }
         }
     }
 
-    private static void pushSplit(Deque<KeyRange> todo, KeyRange range) {
-        List<KeyRange> parts = new ArrayList<>(range.split(FANOUT));
-        for (int i = parts.size() - 1; i >= 0; i--) {
-            todo.push(parts.get(i));
+    /**
+     * A part that holds all its parent's rows on both sides (every row of it shares one key, or the
+     * cuts fell outside it) is read row by row: cutting it again would not narrow it.
+     */
+    private static boolean noProgress(Pending p, Side.Summary s, Side.Summary d) {
+        return p.parentSource() != null && s.sameAs(p.parentSource()) && d.sameAs(p.parentSink());
+    }
+
+    /** {@code range} cut at {@code cuts} (in key order; repeated cuts once). */
+    static List<KeyRange> parts(KeyRange range, List<List<String>> cuts) {
+        List<KeyRange> parts = new ArrayList<>();
+        List<String> low = range.low();
+        for (List<String> cut : cuts) {
+            if (!cut.equals(low) && !cut.equals(range.high())) {
+                parts.add(new KeyRange(low, cut));
+                low = cut;
+            }
         }
+        parts.add(new KeyRange(low, range.high()));
+        return parts;
     }
 
     private void leaf(KeyRange range) throws SQLException {
-        Map<Long, String> src = new TreeMap<>();
+        Map<Key, Side.Row> src = new TreeMap<>(Key.ORDER);
         for (Side.Row row : source.rows(range)) {
-            src.put(row.key(), row.hash());
+            src.put(row.key(), row);
         }
-        Map<Long, List<String>> dst = new TreeMap<>();
+        Map<Key, List<String>> dst = new TreeMap<>(Key.ORDER);
+        long fetched = src.size();
         for (Side.Row row : destination.rows(range)) {
-            dst.computeIfAbsent(row.key(), k -> new ArrayList<>()).add(row.hash());
+            fetched++;
+            if (!row.key().canonical().contains(null)) { // NULL keys are counted apart
+                dst.computeIfAbsent(row.key(), k -> new ArrayList<>()).add(row.hash());
+            }
         }
-        rowsFetched += src.size() + dst.size();
-        TreeMap<Long, Boolean> keys = new TreeMap<>();
-        src.keySet().forEach(k -> keys.put(k, true));
-        dst.keySet().forEach(k -> keys.put(k, true));
-        for (long key : keys.keySet()) {
-            classify(key, src.get(key), dst.get(key));
+        rowsFetched += fetched;
+        TreeMap<Key, Key> keys = new TreeMap<>(Key.ORDER);
+        src.keySet().forEach(k -> keys.put(k, k));
+        dst.keySet().forEach(k -> keys.putIfAbsent(k, k));
+        for (Key key : keys.values()) {
+            Side.Row want = src.get(key);
+            classify(key, want == null ? null : want.hash(), dst.get(key));
         }
     }
 
-    private void classify(long key, String want, List<String> have) {
+    private void classify(Key key, String want, List<String> have) {
         if (have == null) {
             missing.add(key);
         } else if (want == null) {

@@ -21,7 +21,7 @@ record StreamReport(
         boolean verified) {
 
     /** The keys of one kind: how many, and the first of them. */
-    record Kind(long count, List<Long> first) {
+    record Kind(long count, List<Key> first) {
         static final Kind NONE = new Kind(0, List.of());
 
         static Kind of(Tally tally) {

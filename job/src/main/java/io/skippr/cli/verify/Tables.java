@@ -1,6 +1,5 @@
 package io.skippr.cli.verify;
 
-import io.skippr.core.record.DataType;
 import io.skippr.sinks.sql.SqlDialect;
 import io.skippr.sinks.sql.SqlNames;
 import io.skippr.sinks.sql.WriteMode;
@@ -11,6 +10,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -62,13 +62,18 @@ final class Tables {
                 absent.add(dialect.quote(column));
             }
         }
-        String key = table.primaryKey().get(0);
         Side src =
                 new Side(
                         source,
                         Canonical.Dialect.POSTGRES,
                         quote(table.schema()) + "." + quote(table.table()),
-                        quote(key),
+                        table.primaryKey().stream()
+                                .map(k -> table.column(k))
+                                .map(
+                                        c ->
+                                                new Side.KeyColumn(
+                                                        quote(c.name()), c.castType(), c.type()))
+                                .toList(),
                         Canonical.rowHash(Canonical.Dialect.POSTGRES, sourceColumns, jsonAsStored));
         boolean append = mode.of(table.streamSchema()) == WriteMode.APPEND;
         if (have == null) {
@@ -83,49 +88,45 @@ final class Tables {
                             + " has no column "
                             + String.join(", ", absent));
         }
+        List<Side.KeyColumn> sinkKey = new ArrayList<>();
+        for (String k : table.primaryKey()) {
+            String column = names.column(k);
+            sinkKey.add(
+                    new Side.KeyColumn(
+                            dialect.quote(column), have.get(column), table.column(k).type()));
+        }
         Side dst =
                 new Side(
                         destination,
                         sinkDialect,
                         qualified,
-                        dialect.quote(names.column(key)),
+                        sinkKey,
                         Canonical.rowHash(sinkDialect, sinkColumns, jsonAsStored));
         return new StreamCheck(src, dst, append, progress).run(stream, dst.count(), null);
     }
 
-    /** Why this slice cannot compare {@code table}, exactly; null when it can. */
+    /** Why verify cannot compare {@code table}, exactly; null when it can. */
     static String unverifiable(TableInfo table) {
-        List<String> key = table.primaryKey();
-        if (key.isEmpty()) {
+        String name = quote(table.schema()) + "." + quote(table.table());
+        if (table.primaryKey().isEmpty()) {
             return "table "
-                    + quote(table.schema())
-                    + "."
-                    + quote(table.table())
-                    + " has no primary key; verify compares tables by a single-column integer"
-                    + " primary key";
+                    + name
+                    + " has no primary key; verify compares tables by their primary key";
         }
-        if (key.size() > 1) {
-            return "table "
-                    + quote(table.schema())
-                    + "."
-                    + quote(table.table())
-                    + " has a composite primary key ("
-                    + String.join(", ", key)
-                    + "); verify compares tables by a single-column integer primary key";
-        }
-        if (!table.hasIntegerKey()) {
-            DataType type = table.column(key.get(0)).type();
-            return "the primary key "
-                    + quote(key.get(0))
-                    + " of table "
-                    + quote(table.schema())
-                    + "."
-                    + quote(table.table())
-                    + " is "
-                    + table.column(key.get(0)).pgType()
-                    + " ("
-                    + type.kind().name().toLowerCase(java.util.Locale.ROOT)
-                    + "); verify compares tables by a single-column integer primary key";
+        for (String k : table.primaryKey()) {
+            ColumnInfo c = table.column(k);
+            if (!Key.orderable(c.type().kind())) {
+                return "the primary key column "
+                        + quote(k)
+                        + " of table "
+                        + name
+                        + " is "
+                        + c.pgType()
+                        + " ("
+                        + c.type().kind().name().toLowerCase(Locale.ROOT)
+                        + "); verify orders keys of integer, numeric, text, uuid, date, time and"
+                        + " timestamp types";
+            }
         }
         return null;
     }

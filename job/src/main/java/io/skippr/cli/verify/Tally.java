@@ -9,10 +9,15 @@ final class Tally {
     static final int SHOWN = 10;
 
     private long count;
-    private final List<Long> first = new ArrayList<>();
+    private final List<Key> first = new ArrayList<>();
 
-    void add(long key) {
-        count++;
+    void add(Key key) {
+        add(key, 1);
+    }
+
+    /** {@code rows} rows of {@code key}, named once. */
+    void add(Key key, long rows) {
+        count += rows;
         if (first.size() < SHOWN) {
             first.add(key);
         }
@@ -23,7 +28,7 @@ final class Tally {
     }
 
     /** The first keys found, in key order (ranges are compared in key order). */
-    List<Long> first() {
+    List<Key> first() {
         return List.copyOf(first);
     }
 }

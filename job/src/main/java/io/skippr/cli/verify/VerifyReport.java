@@ -132,7 +132,7 @@ final class VerifyReport {
                 .append("\":{\"count\":")
                 .append(k.count())
                 .append(",\"first_keys\":[")
-                .append(k.first().stream().map(String::valueOf).collect(Collectors.joining(",")))
+                .append(k.first().stream().map(Key::json).collect(Collectors.joining(",")))
                 .append("]}");
     }
 
