@@ -44,30 +44,8 @@ class VerifyITCase {
     void setUp() throws SQLException {
         pg = new TestPostgres("skippr_verify_");
         sinkSchema = pg.schema + "_out";
+        pg.exec(VerifyCli.mixedTable(ROWS, "5e-324"));
         pg.exec(
-                "CREATE TABLE mixed (id bigint PRIMARY KEY, amount numeric(12,2), any_number"
-                        + " numeric, at timestamptz, local_at timestamp, day date, clock time,"
-                        + " note text, payload bytea, doc json, tags jsonb, r real,"
-                        + " f double precision, flag boolean, u uuid)",
-                "INSERT INTO mixed SELECT g, g * 1.5, g / 7.0, TIMESTAMPTZ '2024-01-01"
-                        + " 00:00:00.123456+02' + g * INTERVAL '1 minute 0.000001 second',"
-                        + " TIMESTAMP '1999-12-31 23:59:59.999999' - g * INTERVAL '1 day',"
-                        + " DATE '2000-02-29' + g, TIME '00:00:00.000001' + g * INTERVAL '1"
-                        + " second', 'row ' || g, decode(md5(g::text), 'hex'),"
-                        + " ('{\"b\": ' || g || ',  \"a\": [1, 2.50]}')::json,"
-                        + " jsonb_build_object('g', g), g / 3.0, g / 3.0, g % 2 = 0,"
-                        + " md5(g::text)::uuid FROM generate_series(1, "
-                        + ROWS
-                        + ") g",
-                "UPDATE mixed SET amount = NULL, any_number = NULL, at = NULL, local_at = NULL,"
-                        + " day = NULL, clock = NULL, note = NULL, payload = NULL, doc = NULL,"
-                        + " tags = NULL, r = NULL, f = NULL, flag = NULL, u = NULL WHERE id = 1",
-                "UPDATE mixed SET r = '-0', f = '-0', note = '', payload = '' WHERE id = 2",
-                "UPDATE mixed SET r = 'NaN', f = 'NaN', any_number = 1.50000 WHERE id = 3",
-                "UPDATE mixed SET r = 'Infinity', f = '-Infinity', note = 'ünïcödé 😀 中文 \t\n"
-                        + " end', any_number = 123456789012345678901234567890.123456789 WHERE id"
-                        + " = 4",
-                "UPDATE mixed SET r = 3.4028235e38, f = 5e-324 WHERE id = 5",
                 "CREATE TABLE keyless (a int, b text)",
                 "CREATE TABLE pairs (a int, b int, PRIMARY KEY (a, b))",
                 "CREATE TABLE named (code bytea PRIMARY KEY)");
@@ -304,15 +282,15 @@ class VerifyITCase {
                                 "error: pipeline 'mixed' has no stream 'nope'; its streams:"
                                         + " mixed\n"));
 
-        config("    ClickHouse:\n      host: 127.0.0.1\n");
+        config("    Stdout: {}\n");
         assertThat(verify("--pipeline", "mixed"))
                 .isEqualTo(
                         new CliRun(
                                 2,
                                 "",
-                                "error: pipeline 'mixed' loads data_sinks.warehouse (ClickHouse);"
-                                        + " skipprd verify reads Postgres and DuckDB data sinks"
-                                        + " only in this version\n"));
+                                "error: pipeline 'mixed' loads data_sinks.warehouse (Stdout);"
+                                        + " skipprd verify reads Postgres, DuckDB and ClickHouse"
+                                        + " data sinks only in this version\n"));
 
         config(duckDbSink());
         assertThat(verify("--pipeline", "mixed"))

@@ -13,8 +13,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,12 +73,6 @@ class VerifyKeysITCase {
         pg.close();
     }
 
-    private Map<String, String> env() {
-        Map<String, String> env = new HashMap<>(TestPostgres.passwordEnv());
-        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        return env;
-    }
-
     private void config(String sink) throws IOException {
         Files.writeString(
                 dir.resolve("skippr.yml"),
@@ -93,30 +85,12 @@ class VerifyKeysITCase {
                         + sink);
     }
 
-    private CliRun cli(String... args) {
-        return CliRun.run(dir, env(), args);
-    }
-
     private CliRun verify(String... more) {
-        String[] args = new String[more.length + 5];
-        args[0] = "verify";
-        args[1] = "--config";
-        args[2] = dir.resolve("skippr.yml").toString();
-        args[3] = "--pipeline";
-        args[4] = "keys";
-        System.arraycopy(more, 0, args, 5, more.length);
-        return cli(args);
+        return VerifyCli.verify(dir, "keys", more);
     }
 
     private void syncOnce() {
-        CliRun sync =
-                cli(
-                        "sync",
-                        "--config",
-                        dir.resolve("skippr.yml").toString(),
-                        "--pipeline",
-                        "keys",
-                        "--once");
+        CliRun sync = VerifyCli.syncOnce(dir, "keys");
         assertThat(sync.exitCode()).as(sync.all()).isZero();
         assertThat(sync.err()).contains("Pipeline sync complete: 5 streams, 15000 records read");
     }
@@ -145,6 +119,35 @@ class VerifyKeysITCase {
             breakDestination("main", s);
         }
         assertBroken();
+    }
+
+    /**
+     * A numeric key without a precision lands in DuckDB as VARCHAR (its exact text), which orders
+     * as text: reported as not verifiable, never compared by a wrong order.
+     */
+    @Test
+    void aDecimalKeyTheDestinationHoldsAsTextIsNotVerifiable() throws Exception {
+        pg.exec("CREATE TABLE loose (n numeric PRIMARY KEY)", "INSERT INTO loose VALUES (2), (10)");
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                "pipelines:\n  loose:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.warehouse\n"
+                        + "data_sources:\n  app_db:\n"
+                        + pg.sourceYaml("loose", null)
+                        + "data_sinks:\n  warehouse:\n    DuckDB:\n      path: "
+                        + dir.resolve("warehouse.duckdb")
+                        + "\n");
+        CliRun sync = VerifyCli.syncOnce(dir, "loose");
+        assertThat(sync.exitCode()).as(sync.all()).isZero();
+        CliRun run = VerifyCli.verify(dir, "loose");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+        assertThat(run.out())
+                .contains(
+                        "loose: not verifiable yet: the primary key column \"n\" of table \""
+                                + pg.schema
+                                + "\".\"loose\" is numeric, which destination table"
+                                + " \"main\".\"loose\" holds as text (VARCHAR): its order there is"
+                                + " not the numbers' order\n");
     }
 
     private void assertEqual() {

@@ -11,37 +11,77 @@ import java.util.stream.Collectors;
  * forged by a value. See docs/verify.md for the forms.
  */
 final class Canonical {
-    /** The SQL a side is read with: the PostgreSQL source, a PostgreSQL or DuckDB destination. */
+    /**
+     * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB or ClickHouse sink.
+     */
     enum Dialect {
         POSTGRES,
-        DUCKDB
+        DUCKDB,
+        CLICKHOUSE
+    }
+
+    /**
+     * Which documented differences of the destination both sides' canonical texts apply.
+     *
+     * @param jsonAsStored compare JSON as the text stored (DuckDB and ClickHouse keep the text they
+     *     are given), else as PostgreSQL's jsonb text (a PostgreSQL destination's columns are
+     *     jsonb)
+     * @param wholeSeconds timestamps to whole seconds (ClickHouse 18.16's DateTime drops the
+     *     fraction)
+     */
+    record Form(boolean jsonAsStored, boolean wholeSeconds) {
+        static final Form EXACT = new Form(false, false);
     }
 
     private Canonical() {}
 
     /**
      * The md5 of a row of {@code columns} (quoted names, each with its Skippr type), in a text the
-     * other side computes alike; {@code jsonAsStored} compares JSON as the text stored (DuckDB
-     * keeps the text it is given), else as PostgreSQL's jsonb text (a PostgreSQL destination's
-     * columns are jsonb).
+     * other side computes alike.
      */
-    static String rowHash(Dialect dialect, List<Column> columns, boolean jsonAsStored) {
-        return "md5("
-                + columns.stream()
+    static String rowHash(Dialect dialect, List<Column> columns, Form form) {
+        String joined =
+                columns.stream()
                         .map(
                                 c ->
-                                        "coalesce(md5("
-                                                + value(dialect, c.type(), c.sql(), jsonAsStored)
-                                                + "), 'N')")
-                        .collect(Collectors.joining(" || '|' || "))
-                + ")";
+                                        (dialect == Dialect.CLICKHOUSE ? "ifNull(" : "coalesce(")
+                                                + md5(
+                                                        dialect,
+                                                        value(dialect, c.type(), c.sql(), form))
+                                                + ", 'N')")
+                        .collect(Collectors.joining(" || '|' || "));
+        return md5(dialect, joined);
+    }
+
+    private static String md5(Dialect dialect, String sql) {
+        return dialect == Dialect.CLICKHOUSE ? "lower(hex(MD5(" + sql + ")))" : "md5(" + sql + ")";
+    }
+
+    /** The order-free sums of a range's row hashes, as the columns of a SELECT (see Side). */
+    static String hashSums(Dialect dialect, String hash) {
+        return switch (dialect) {
+            case POSTGRES ->
+                    "CAST(sum(('x' || substr(" + hash + ", 1, 15))::bit(60)::bigint) AS VARCHAR)";
+            case DUCKDB ->
+                    "CAST(sum(CAST('0x' || substr(" + hash + ", 1, 15) AS BIGINT)) AS VARCHAR)";
+            case CLICKHOUSE ->
+                    "sum(reinterpretAsUInt32(reverse(unhex(substring("
+                            + hash
+                            + ", 1, 8))))), sum(reinterpretAsUInt32(reverse(unhex(concat('0',"
+                            + " substring("
+                            + hash
+                            + ", 9, 7))))))";
+        };
     }
 
     /** A column as SQL reads it: its quoted name and its Skippr type. */
     record Column(String sql, DataType type) {}
 
     /** The canonical text of {@code column} of {@code type}; NULL for NULL. */
-    static String value(Dialect dialect, DataType type, String column, boolean jsonAsStored) {
+    static String value(Dialect dialect, DataType type, String column, Form form) {
+        if (dialect == Dialect.CLICKHOUSE) {
+            return ClickHouseCanonical.value(type, column);
+        }
         boolean pg = dialect == Dialect.POSTGRES;
         return switch (type.kind()) {
             case BOOLEAN ->
@@ -50,7 +90,7 @@ final class Canonical {
             case FLOAT32, FLOAT64 -> floating(pg ? column + "::float8::text" : doubleText(column));
             case DECIMAL -> decimal(text(column));
             case STRING -> text(column);
-            case JSON -> pg && !jsonAsStored ? column + "::jsonb::text" : text(column);
+            case JSON -> pg && !form.jsonAsStored() ? column + "::jsonb::text" : text(column);
             case BYTES -> pg ? "encode(" + column + ", 'hex')" : "lower(hex(" + column + "))";
             case DATE -> text("(" + column + " - DATE '1970-01-01')");
             case TIME ->
@@ -62,11 +102,19 @@ final class Canonical {
                                     + ")) * 60000000 + extract(microseconds FROM "
                                     + column
                                     + ") AS BIGINT)");
-            case TIMESTAMP, TIMESTAMP_TZ ->
-                    pg
-                            ? text("CAST(extract(epoch FROM " + column + ") * 1000000 AS BIGINT)")
-                            : text("epoch_us(" + column + ")");
+            case TIMESTAMP, TIMESTAMP_TZ -> timestamp(pg, column, form.wholeSeconds());
         };
+    }
+
+    private static String timestamp(boolean pg, String column, boolean wholeSeconds) {
+        if (wholeSeconds) {
+            return pg
+                    ? text("CAST(floor(extract(epoch FROM " + column + ")) AS BIGINT) * 1000000")
+                    : text("(epoch_us(" + column + ") // 1000000) * 1000000");
+        }
+        return pg
+                ? text("CAST(extract(epoch FROM " + column + ") * 1000000 AS BIGINT)")
+                : text("epoch_us(" + column + ")");
     }
 
     private static String text(String sql) {

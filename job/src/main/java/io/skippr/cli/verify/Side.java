@@ -1,11 +1,8 @@
 package io.skippr.cli.verify;
 
 import io.skippr.core.record.DataType;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import java.math.BigInteger;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -13,19 +10,15 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * One side of a stream's comparison: a table read over a connection in a read-only transaction,
- * with its key columns and the SQL of its rows' canonical hash.
+ * One side of a stream's comparison: a table read in a read-only transaction (or, on ClickHouse, by
+ * plain SELECTs), with its key columns and the SQL of its rows' canonical hash.
  *
- * @param table the quoted, qualified table
+ * @param table the quoted, qualified table (on ClickHouse with {@code FINAL})
  * @param key the key columns, in key order
  * @param hash the SQL of a row's hash (see {@link Canonical#rowHash})
  */
 record Side(
-        Connection connection,
-        Canonical.Dialect dialect,
-        String table,
-        List<KeyColumn> key,
-        String hash) {
+        Reader reader, Canonical.Dialect dialect, String table, List<KeyColumn> key, String hash) {
 
     /**
      * A key column.
@@ -46,84 +39,71 @@ record Side(
     record Row(Key key, String hash) {}
 
     long count() throws SQLException {
-        try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return Long.parseLong(reader.query("SELECT count(*) FROM " + table, List.of()).get(0)[0]);
     }
 
     /** Rows with a NULL in a key column (only a destination can hold them). */
     long nullKeys() throws SQLException {
-        try (Statement s = connection.createStatement();
-                ResultSet rs =
-                        s.executeQuery(
-                                "SELECT count(*) FROM "
-                                        + table
-                                        + " WHERE "
-                                        + key.stream()
-                                                .map(c -> c.sql() + " IS NULL")
-                                                .collect(Collectors.joining(" OR ")))) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        String where =
+                key.stream().map(c -> c.sql() + " IS NULL").collect(Collectors.joining(" OR "));
+        return Long.parseLong(
+                reader.query("SELECT count(*) FROM " + table + " WHERE " + where, List.of())
+                        .get(0)[0]);
     }
 
     /** The {@code n} smallest keys. */
     List<Key> firstKeys(int n) throws SQLException {
         List<Key> keys = new ArrayList<>();
-        try (Statement s = connection.createStatement();
-                ResultSet rs =
-                        s.executeQuery(
-                                "SELECT "
-                                        + keyColumns()
-                                        + " FROM "
-                                        + table
-                                        + " ORDER BY "
-                                        + order()
-                                        + " LIMIT "
-                                        + n)) {
-            while (rs.next()) {
-                keys.add(key(rs));
-            }
+        for (String[] row :
+                reader.query(
+                        "SELECT "
+                                + keyColumns()
+                                + " FROM "
+                                + table
+                                + " ORDER BY "
+                                + order()
+                                + " LIMIT "
+                                + n,
+                        List.of())) {
+            keys.add(key(row));
         }
         return keys;
     }
 
     Summary summary(KeyRange range) throws SQLException {
-        String bits =
-                dialect == Canonical.Dialect.POSTGRES
-                        ? "('x' || substr(" + hash + ", 1, 15))::bit(60)::bigint"
-                        : "CAST('0x' || substr(" + hash + ", 1, 15) AS BIGINT)";
-        Where where = where(range);
-        try (PreparedStatement s =
-                connection.prepareStatement(
-                        "SELECT count(*), CAST(sum("
-                                + bits
-                                + ") AS VARCHAR) FROM "
-                                + table
-                                + where.sql())) {
-            where.bind(s);
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return new Summary(rs.getLong(1), rs.getString(2));
-            }
+        List<String> params = new ArrayList<>();
+        String where = where(range, params);
+        String[] row =
+                reader.query(
+                                "SELECT count(*), "
+                                        + Canonical.hashSums(dialect, hash)
+                                        + " FROM "
+                                        + table
+                                        + where,
+                                params)
+                        .get(0);
+        long rows = Long.parseLong(row[0]);
+        if (rows == 0) {
+            return new Summary(0, null); // an empty sum is NULL on some databases, 0 on others
         }
+        if (dialect == Canonical.Dialect.CLICKHOUSE) {
+            // its sums are of the hash's first 32 bits and of the next 28, apart (no 128-bit sum)
+            BigInteger sum = new BigInteger(row[1]).shiftLeft(28).add(new BigInteger(row[2]));
+            return new Summary(rows, sum.toString());
+        }
+        return new Summary(rows, row[1]);
     }
 
     /** Every row of {@code range}: only ever asked of ranges of a few hundred rows. */
     List<Row> rows(KeyRange range) throws SQLException {
         List<Row> rows = new ArrayList<>();
-        Where where = where(range);
-        try (PreparedStatement s =
-                connection.prepareStatement(
-                        "SELECT " + keyColumns() + ", " + hash + " FROM " + table + where.sql())) {
-            where.bind(s);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new Row(key(rs), rs.getString(2 * key.size() + 1)));
-                }
-            }
+        List<String> params = new ArrayList<>();
+        String where = where(range, params);
+        for (String[] row :
+                reader.query(
+                        "SELECT " + keyColumns() + ", " + hash + " FROM " + table + where,
+                        params)) {
+            rows.add(new Row(key(row), row[2 * key.size()]));
         }
         return rows;
     }
@@ -142,11 +122,25 @@ record Side(
                 IntStream.range(0, key.size())
                         .mapToObj(i -> "\"k" + i + "\"")
                         .collect(Collectors.joining(", "));
-        Where where = where(range);
-        List<List<String>> cuts = new ArrayList<>();
-        try (PreparedStatement s =
-                connection.prepareStatement(
-                        "SELECT "
+        List<String> params = new ArrayList<>();
+        String where = where(range, params);
+        String select =
+                dialect == Canonical.Dialect.CLICKHOUSE
+                        // 18.16 has no window functions: the ordered keys, every step-th kept
+                        ? "SELECT "
+                                + outer
+                                + " FROM (SELECT "
+                                + String.join(", ", shown)
+                                + " FROM "
+                                + table
+                                + where
+                                + " ORDER BY "
+                                + order()
+                                + ") WHERE rowNumberInAllBlocks() % "
+                                + step
+                                + " = "
+                                + (step - 1)
+                        : "SELECT "
                                 + outer
                                 + " FROM (SELECT "
                                 + String.join(", ", shown)
@@ -154,20 +148,13 @@ record Side(
                                 + order()
                                 + ") AS \"rn\" FROM "
                                 + table
-                                + where.sql()
+                                + where
                                 + ") q WHERE \"rn\" % "
                                 + step
-                                + " = 0 ORDER BY \"rn\"")) {
-            where.bind(s);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    List<String> cut = new ArrayList<>();
-                    for (int i = 0; i < key.size(); i++) {
-                        cut.add(rs.getString(i + 1));
-                    }
-                    cuts.add(cut);
-                }
-            }
+                                + " = 0 ORDER BY \"rn\"";
+        List<List<String>> cuts = new ArrayList<>();
+        for (String[] row : reader.query(select, params)) {
+            cuts.add(List.of(row));
         }
         return cuts;
     }
@@ -179,7 +166,7 @@ record Side(
         for (int i = 0; i < key.size(); i++) {
             KeyColumn c = key.get(i);
             columns.add(
-                    Canonical.value(dialect, c.type(), c.sql(), false)
+                    Canonical.value(dialect, c.type(), c.sql(), Canonical.Form.EXACT)
                             + " AS \"_skippr_canonical_"
                             + i
                             + "\"");
@@ -190,24 +177,32 @@ record Side(
         return String.join(", ", columns);
     }
 
-    private Key key(ResultSet rs) throws SQLException {
+    private Key key(String[] row) {
         List<String> canonical = new ArrayList<>();
         List<String> shown = new ArrayList<>();
         for (int i = 0; i < key.size(); i++) {
-            canonical.add(rs.getString(i + 1));
-            shown.add(rs.getString(key.size() + i + 1));
+            canonical.add(row[i]);
+            shown.add(row[key.size() + i]);
         }
         return new Key(canonical, shown, key.stream().map(c -> c.type().kind()).toList());
     }
 
     private String shown(KeyColumn c) {
-        return dialect == Canonical.Dialect.POSTGRES
-                ? c.sql() + "::text"
-                : "CAST(" + c.sql() + " AS VARCHAR)";
+        return switch (dialect) {
+            case POSTGRES -> c.sql() + "::text";
+            case DUCKDB -> "CAST(" + c.sql() + " AS VARCHAR)";
+            case CLICKHOUSE -> "toString(" + c.sql() + ")";
+        };
     }
 
-    /** The column as it orders: texts by their bytes on PostgreSQL (DuckDB's default order). */
+    /**
+     * The column as it orders: texts by their bytes on PostgreSQL (DuckDB's and ClickHouse's
+     * order), a uuid by its text on ClickHouse (which orders UUIDs by their two halves).
+     */
     private String ordered(KeyColumn c) {
+        if (dialect == Canonical.Dialect.CLICKHOUSE && c.type().kind() == DataType.Kind.UUID) {
+            return "toString(" + c.sql() + ")";
+        }
         return collate(c, c.sql());
     }
 
@@ -221,29 +216,23 @@ record Side(
         return key.stream().map(this::ordered).collect(Collectors.joining(", "));
     }
 
-    private String parameter(KeyColumn c) {
-        return collate(c, "CAST(? AS " + c.castType() + ")");
-    }
-
-    /** A WHERE clause and the texts bound to its parameters, in order. */
-    private record Where(String sql, List<String> values) {
-        void bind(PreparedStatement s) throws SQLException {
-            for (int i = 0; i < values.size(); i++) {
-                s.setString(i + 1, values.get(i));
-            }
+    private String parameter(KeyColumn c, String value, List<String> params) {
+        String bound = reader.bind(value, params);
+        if (dialect == Canonical.Dialect.CLICKHOUSE && c.type().kind() == DataType.Kind.UUID) {
+            return bound; // compared as text, see ordered()
         }
+        return collate(c, "CAST(" + bound + " AS " + c.castType() + ")");
     }
 
-    private Where where(KeyRange range) {
+    private String where(KeyRange range, List<String> params) {
         List<String> terms = new ArrayList<>();
-        List<String> values = new ArrayList<>();
         if (range.low() != null) {
-            terms.add(compare(range.low(), ">", ">", 0, values));
+            terms.add(compare(range.low(), ">", ">", 0, params));
         }
         if (range.high() != null) {
-            terms.add(compare(range.high(), "<", "<=", 0, values));
+            terms.add(compare(range.high(), "<", "<=", 0, params));
         }
-        return new Where(terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms), values);
+        return terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms);
     }
 
     /**
@@ -251,27 +240,20 @@ record Side(
      * (x, y)} is {@code a > x OR (a = x AND b > y)}, written out for any database.
      */
     private String compare(
-            List<String> bound, String op, String lastOp, int i, List<String> values) {
+            List<String> bound, String op, String lastOp, int i, List<String> params) {
         KeyColumn c = key.get(i);
         String column = ordered(c);
         if (i == key.size() - 1) {
-            values.add(bound.get(i));
-            return column + " " + lastOp + " " + parameter(c);
+            return column + " " + lastOp + " " + parameter(c, bound.get(i), params);
         }
-        values.add(bound.get(i));
-        values.add(bound.get(i));
+        String first = column + " " + op + " " + parameter(c, bound.get(i), params);
+        String equal = column + " = " + parameter(c, bound.get(i), params);
         return "("
-                + column
-                + " "
-                + op
-                + " "
-                + parameter(c)
+                + first
                 + " OR ("
-                + column
-                + " = "
-                + parameter(c)
+                + equal
                 + " AND "
-                + compare(bound, op, lastOp, i + 1, values)
+                + compare(bound, op, lastOp, i + 1, params)
                 + "))";
     }
 }

@@ -7,6 +7,8 @@ import io.skippr.config.model.ResolvedPipeline;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.job.Connectors;
+import io.skippr.sinks.clickhouse.ClickHouseException;
+import io.skippr.sinks.clickhouse.ClickHouseReadBack;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlReadBack;
 import io.skippr.sinks.sql.WriteMode;
@@ -36,14 +38,15 @@ import picocli.CommandLine.Option;
                     + " sink: row counts, then checksums over key ranges narrowed down to the keys"
                     + " missing, extra, duplicated or different. Reads both sides in read-only"
                     + " transactions and writes nothing.",
-            "This version compares PostgreSQL data sources with Postgres and DuckDB data sinks,"
+            "This version compares PostgreSQL data sources with Postgres, DuckDB and ClickHouse data"
+                    + " sinks,"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
             "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
                     + " 2 configuration error."
         })
 public final class VerifyCommand implements Callable<Integer> {
-    static final List<String> SINKS = List.of("Postgres", "DuckDB");
+    static final List<String> SINKS = List.of("Postgres", "DuckDB", "ClickHouse");
 
     /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
     private static final String LOCKED = " is locked by another process";
@@ -112,7 +115,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres or DuckDB)");
+                            + " data sink it loads (Postgres, DuckDB or ClickHouse)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
         if (!SINKS.contains(sinkKind)) {
@@ -123,8 +126,31 @@ public final class VerifyCommand implements Callable<Integer> {
                             + sinkSettings.entry().name()
                             + " ("
                             + sinkKind
-                            + "); skipprd verify reads Postgres and DuckDB data sinks only in"
-                            + " this version");
+                            + "); skipprd verify reads Postgres, DuckDB and ClickHouse data sinks"
+                            + " only in this version");
+        }
+        PostgresSourceConfig source =
+                PostgresSourceConfig.from(
+                        new SourceContext(
+                                pipeline,
+                                sourceSettings.entry().name(),
+                                sourceSettings,
+                                true,
+                                Map.of()));
+        WriteMode mode = WriteMode.of(run.definition().writeMode());
+        if (sinkKind.equals("ClickHouse")) {
+            ClickHouseReadBack database = ClickHouseReadBack.of(sinkSettings);
+            try (Connection src = open(() -> source.connection().connect(), "data source")) {
+                readOnly(src, Canonical.Dialect.POSTGRES);
+                try {
+                    database.query("SELECT 1");
+                } catch (ClickHouseException e) {
+                    throw new UsageException("cannot read the data sink: " + e.getMessage());
+                } catch (InterruptedException e) {
+                    throw Reader.interrupted(e);
+                }
+                return compare(src, source, Destination.clickHouse(database), mode);
+            }
         }
         SqlReadBack readBack = (SqlReadBack) Connectors.sink(sinkKind);
         SqlDatabase database = readBack.readOnly(sinkSettings);
@@ -139,39 +165,34 @@ public final class VerifyCommand implements Callable<Integer> {
                             + pipeline
                             + " --once first");
         }
-        PostgresSourceConfig source =
-                PostgresSourceConfig.from(
-                        new SourceContext(
-                                pipeline,
-                                sourceSettings.entry().name(),
-                                sourceSettings,
-                                true,
-                                Map.of()));
-        WriteMode mode = WriteMode.of(run.definition().writeMode());
         try (Connection src = open(() -> source.connection().connect(), "data source");
                 Connection dst = open(database::connect, "data sink")) {
             readOnly(src, Canonical.Dialect.POSTGRES);
             readOnly(dst, sinkDialect);
-            List<TableInfo> tables = PostgresTables.discover(src, source);
-            List<TableInfo> chosen = choose(tables);
-            Tables pairs =
-                    new Tables(
-                            src,
-                            dst,
-                            sinkDialect,
-                            database.dialect(),
-                            readBack.schema(sinkSettings));
-            List<StreamReport> reports = new ArrayList<>();
-            for (TableInfo table : chosen) {
-                reports.add(pairs.verify(table, mode, line -> err.println("verify: " + line)));
-            }
-            out.print(
-                    json
-                            ? VerifyReport.json(pipeline, reports)
-                            : VerifyReport.table(pipeline, reports));
-            out.flush();
-            return VerifyReport.allMatch(reports) ? 0 : 1;
+            return compare(
+                    src,
+                    source,
+                    Destination.sql(
+                            dst, sinkDialect, database.dialect(), readBack.schema(sinkSettings)),
+                    mode);
         }
+    }
+
+    private int compare(
+            Connection src, PostgresSourceConfig source, Destination destination, WriteMode mode)
+            throws SQLException {
+        List<TableInfo> chosen = choose(PostgresTables.discover(src, source));
+        Tables pairs = new Tables(src, destination);
+        List<StreamReport> reports = new ArrayList<>();
+        for (TableInfo table : chosen) {
+            reports.add(pairs.verify(table, mode, line -> err.println("verify: " + line)));
+        }
+        out.print(
+                json
+                        ? VerifyReport.json(pipeline, reports)
+                        : VerifyReport.table(pipeline, reports));
+        out.flush();
+        return VerifyReport.allMatch(reports) ? 0 : 1;
     }
 
     private List<TableInfo> choose(List<TableInfo> tables) {

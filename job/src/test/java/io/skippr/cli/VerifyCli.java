@@ -1,0 +1,79 @@
+package io.skippr.cli;
+
+import io.skippr.job.TestPostgres;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** {@code skipprd} runs of the verify tests, and the table of mixed types they compare. */
+final class VerifyCli {
+    private VerifyCli() {}
+
+    /** The test PostgreSQL's password, and the state folder in {@code dir}. */
+    static Map<String, String> env(Path dir) {
+        Map<String, String> env = new HashMap<>(TestPostgres.passwordEnv());
+        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
+        return env;
+    }
+
+    static CliRun run(Path dir, String... args) {
+        return CliRun.run(dir, env(dir), args);
+    }
+
+    /** {@code verify --config dir/skippr.yml --pipeline PIPELINE more…}. */
+    static CliRun verify(Path dir, String pipeline, String... more) {
+        String[] args = new String[more.length + 5];
+        args[0] = "verify";
+        args[1] = "--config";
+        args[2] = dir.resolve("skippr.yml").toString();
+        args[3] = "--pipeline";
+        args[4] = pipeline;
+        System.arraycopy(more, 0, args, 5, more.length);
+        return run(dir, args);
+    }
+
+    /** {@code sync --config dir/skippr.yml --pipeline PIPELINE --once}. */
+    static CliRun syncOnce(Path dir, String pipeline) {
+        return run(
+                dir,
+                "sync",
+                "--config",
+                dir.resolve("skippr.yml").toString(),
+                "--pipeline",
+                pipeline,
+                "--once");
+    }
+
+    /**
+     * A table {@code mixed} of {@code rows} rows keyed by {@code id}, with a value of every type,
+     * NULLs (id 1), -0, empty texts (2), NaN (3), infinities, unicode, a 39-digit decimal (4), the
+     * largest real and {@code smallestDouble} (5).
+     */
+    static String[] mixedTable(int rows, String smallestDouble) {
+        return new String[] {
+            "CREATE TABLE mixed (id bigint PRIMARY KEY, amount numeric(12,2), any_number"
+                    + " numeric, at timestamptz, local_at timestamp, day date, clock time,"
+                    + " note text, payload bytea, doc json, tags jsonb, r real,"
+                    + " f double precision, flag boolean, u uuid)",
+            "INSERT INTO mixed SELECT g, g * 1.5, g / 7.0, TIMESTAMPTZ '2024-01-01"
+                    + " 00:00:00.123456+02' + g * INTERVAL '1 minute 0.000001 second',"
+                    + " TIMESTAMP '1999-12-31 23:59:59.999999' - g * INTERVAL '1 day',"
+                    + " DATE '2000-02-29' + g, TIME '00:00:00.000001' + g * INTERVAL '1"
+                    + " second', 'row ' || g, decode(md5(g::text), 'hex'),"
+                    + " ('{\"b\": ' || g || ',  \"a\": [1, 2.50]}')::json,"
+                    + " jsonb_build_object('g', g), g / 3.0, g / 3.0, g % 2 = 0,"
+                    + " md5(g::text)::uuid FROM generate_series(1, "
+                    + rows
+                    + ") g",
+            "UPDATE mixed SET amount = NULL, any_number = NULL, at = NULL, local_at = NULL,"
+                    + " day = NULL, clock = NULL, note = NULL, payload = NULL, doc = NULL,"
+                    + " tags = NULL, r = NULL, f = NULL, flag = NULL, u = NULL WHERE id = 1",
+            "UPDATE mixed SET r = '-0', f = '-0', note = '', payload = '' WHERE id = 2",
+            "UPDATE mixed SET r = 'NaN', f = 'NaN', any_number = 1.50000 WHERE id = 3",
+            "UPDATE mixed SET r = 'Infinity', f = '-Infinity', note = 'ünïcödé 😀 中文 \t\n"
+                    + " end', any_number = 123456789012345678901234567890.123456789 WHERE id"
+                    + " = 4",
+            "UPDATE mixed SET r = 3.4028235e38, f = " + smallestDouble + " WHERE id = 5"
+        };
+    }
+}
