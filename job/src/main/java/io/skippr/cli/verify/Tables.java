@@ -84,14 +84,7 @@ final class Tables {
             if (table.column(k).type().kind() == DataType.Kind.DECIMAL && textual(declared)) {
                 return StreamReport.notVerifiable(
                         stream,
-                        "the primary key column "
-                                + quote(k)
-                                + " of table "
-                                + quote(table.schema())
-                                + "."
-                                + quote(table.table())
-                                + " is "
-                                + table.column(k).pgType()
+                        keyColumn(table, k)
                                 + ", which destination table "
                                 + qualified
                                 + " holds as text ("
@@ -123,14 +116,7 @@ final class Tables {
             ColumnInfo c = table.column(k);
             switch (c.type().kind()) {
                 case TIME, TIMESTAMP, TIMESTAMP_TZ -> {
-                    return "the primary key column "
-                            + quote(k)
-                            + " of table "
-                            + quote(table.schema())
-                            + "."
-                            + quote(table.table())
-                            + " is "
-                            + c.pgType()
+                    return keyColumn(table, k)
                             + ", which ClickHouse holds in whole seconds (timestamps) or as text"
                             + " (time); verify cannot tell its keys apart there";
                 }
@@ -160,12 +146,7 @@ final class Tables {
         for (String k : table.primaryKey()) {
             ColumnInfo c = table.column(k);
             if (!Key.orderable(c.type().kind())) {
-                return "the primary key column "
-                        + quote(k)
-                        + " of table "
-                        + name
-                        + " is "
-                        + c.pgType()
+                return keyColumn(table, k)
                         + " ("
                         + c.type().kind().name().toLowerCase(Locale.ROOT)
                         + "); verify orders keys of integer, numeric, text, uuid, date, time and"
@@ -173,6 +154,18 @@ final class Tables {
             }
         }
         return null;
+    }
+
+    /** {@code the primary key column "k" of table "s"."t" is <its PostgreSQL type>}. */
+    private static String keyColumn(TableInfo table, String k) {
+        return "the primary key column "
+                + quote(k)
+                + " of table "
+                + quote(table.schema())
+                + "."
+                + quote(table.table())
+                + " is "
+                + table.column(k).pgType();
     }
 
     private static String quote(String name) {
