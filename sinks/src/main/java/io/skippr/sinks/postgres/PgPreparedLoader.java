@@ -13,9 +13,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyManager;
@@ -57,6 +59,9 @@ final class PgPreparedLoader implements StagingLoader {
     private final CopyManager copy;
     private final Map<String, Target> direct = new HashMap<>();
     private final Map<String, Staged> staged = new LinkedHashMap<>();
+    private final Map<String, StagingTable> owed = new LinkedHashMap<>();
+    private Set<String> owedNow = new HashSet<>();
+    private Set<String> owedBefore = new HashSet<>();
     private Connection ddl;
     private CopyIn active;
     private String activeTable;
@@ -79,7 +84,8 @@ final class PgPreparedLoader implements StagingLoader {
      * A staging table of a continuous run's checkpoint whose rows its transaction moves into the
      * target before it is prepared ({@link #finish}), with the target's columns.
      */
-    private record Staged(StagingTable table, String target, Map<String, String> columns) {}
+    private record Staged(
+            StagingTable table, String target, LinkedHashMap<String, String> columns) {}
 
     PgPreparedLoader(
             PostgresDatabase database, Connection writer, SqlSinkSettings settings, int subtask)
@@ -118,11 +124,22 @@ final class PgPreparedLoader implements StagingLoader {
         String target = dialect.names().table(table.schema().stream());
         List<String> key =
                 settings.mode().appends(table.schema()) ? List.of() : targets.key(table.schema());
+        if (continuous && owes(target, table)) {
+            owe(target, table);
+            return;
+        }
         LinkedHashMap<String, String> columns = ensure(target, table, key);
+        if (continuous) {
+            columns = lock(target);
+            if (!targets.changes(target, columns, table.schema()).isEmpty()) {
+                owe(target, table); // changed since it was read: moved after the commit
+                return;
+            }
+        }
         if (!sameTypes(columns, table) || (!key.isEmpty() && !isEmpty(target))) {
             staging.create(table);
             if (continuous) {
-                staged.put(table.name(), new Staged(table, settings.qualified(target), columns));
+                staged.put(table.name(), new Staged(table, target, columns));
             }
             return;
         }
@@ -137,12 +154,55 @@ final class PgPreparedLoader implements StagingLoader {
     }
 
     /**
+     * Whether a continuous checkpoint's rows of {@code table} go into an owed staging table ({@link
+     * OwedTables}) rather than its existing target: when the target needs DDL for them, or owes
+     * rows already (committed, or by this writer's last two checkpoints, which may not have
+     * committed yet), so that no transaction of this path holds a lock the DDL waits for.
+     */
+    private boolean owes(String target, StagingTable table) throws IOException {
+        if (owedNow.contains(target) || owedBefore.contains(target)) {
+            return true;
+        }
+        try {
+            LinkedHashMap<String, String> existing =
+                    dialect.columns(ddl(), settings.schema(), target);
+            boolean owes =
+                    existing != null
+                            && (!targets.changes(target, existing, table.schema()).isEmpty()
+                                    || OwedTables.pending(ddl, settings, target));
+            ddl.commit();
+            return owes;
+        } catch (SQLException e) {
+            throw database.failure("reading " + settings.qualified(target), e);
+        }
+    }
+
+    private void owe(String target, StagingTable table) throws IOException {
+        staging.create(table);
+        owed.put(table.name(), table);
+        owedNow.add(target);
+    }
+
+    /**
+     * Takes the lock a load into {@code target} takes, in the checkpoint's transaction, and reads
+     * its columns under it: an owed table's move cannot change them until the transaction ends.
+     */
+    private LinkedHashMap<String, String> lock(String target) throws IOException {
+        try (Statement st = data.createStatement()) {
+            st.execute("LOCK TABLE " + settings.qualified(target) + " IN ROW EXCLUSIVE MODE");
+            return dialect.columns(data, settings.schema(), target);
+        } catch (SQLException e) {
+            throw database.failure("locking " + settings.qualified(target), e);
+        }
+    }
+
+    /**
      * Whether the target holds no committed row. A merge into an empty target is an append (a run
      * reads each key of a table once), so it may load directly; into a target with rows it must
      * merge through staging.
      */
     private boolean isEmpty(String target) throws IOException {
-        try (Statement st = ddl.createStatement();
+        try (Statement st = ddl().createStatement();
                 java.sql.ResultSet rs =
                         st.executeQuery(
                                 "SELECT NOT EXISTS (SELECT 1 FROM "
@@ -164,27 +224,33 @@ final class PgPreparedLoader implements StagingLoader {
     private LinkedHashMap<String, String> ensure(
             String target, StagingTable table, List<String> key) throws IOException {
         try {
-            if (ddl == null) {
-                ddl = database.connect();
-                ddl.setAutoCommit(false);
-                try (Statement st = ddl.createStatement()) {
-                    // DDL waiting on a prepared transaction would wait for ever: fail instead
-                    st.execute("SET lock_timeout = '60s'");
-                }
-                ddl.commit();
-            }
+            Connection c = ddl();
             try {
                 LinkedHashMap<String, String> columns =
-                        targets.ensure(ddl, target, table.schema(), key);
-                ddl.commit();
+                        targets.ensure(c, target, table.schema(), key);
+                c.commit();
                 return columns;
             } catch (SQLException | RuntimeException e) {
-                ddl.rollback();
+                c.rollback();
                 throw e;
             }
         } catch (SQLException e) {
             throw database.failure("creating or evolving " + settings.qualified(target), e);
         }
+    }
+
+    /** The connection of the short transactions that read and create targets. */
+    private Connection ddl() throws SQLException, IOException {
+        if (ddl == null) {
+            ddl = database.connect();
+            ddl.setAutoCommit(false);
+            try (Statement st = ddl.createStatement()) {
+                // DDL waiting on a prepared transaction would wait for ever: fail instead
+                st.execute("SET lock_timeout = '60s'");
+            }
+            ddl.commit();
+        }
+        return ddl;
     }
 
     private boolean sameTypes(LinkedHashMap<String, String> columns, StagingTable table) {
@@ -245,7 +311,11 @@ final class PgPreparedLoader implements StagingLoader {
 
     @Override
     public String preparedAs(StagingTable table) {
-        return direct.containsKey(table.name()) || staged.containsKey(table.name()) ? gid : null;
+        return direct.containsKey(table.name())
+                        || staged.containsKey(table.name())
+                        || owed.containsKey(table.name())
+                ? gid
+                : null;
     }
 
     @Override
@@ -269,9 +339,17 @@ final class PgPreparedLoader implements StagingLoader {
         }
         try {
             endActive();
-            if (!direct.isEmpty() || !staged.isEmpty()) {
+            if (!direct.isEmpty() || !staged.isEmpty() || !owed.isEmpty()) {
                 for (Staged s : staged.values()) {
                     move(s);
+                }
+                try (Statement st = data.createStatement()) {
+                    for (StagingTable o : owed.values()) {
+                        st.execute(
+                                dialect.commentOnTable(
+                                        dialect.qualified(o.schemaName(), o.name()),
+                                        SqlStagingWriter.owedComment(o.comment(), o.schema())));
+                    }
                 }
                 if (end != null) {
                     new MarkerTable(settings).insert(data, end);
@@ -288,6 +366,9 @@ final class PgPreparedLoader implements StagingLoader {
         if (continuous) {
             direct.clear();
             staged.clear();
+            owed.clear();
+            owedBefore = owedNow;
+            owedNow = new HashSet<>();
             gid = null;
             prepared = false;
         }
@@ -299,28 +380,9 @@ final class PgPreparedLoader implements StagingLoader {
      */
     private void move(Staged s) throws SQLException {
         StagingTable table = s.table();
-        List<String> columns = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        for (int i = 0; i < table.columns().size(); i++) {
-            String name = dialect.quote(table.columns().get(i));
-            String type = s.columns().get(table.columns().get(i));
-            columns.add(name);
-            values.add(
-                    table.types().get(i).equals(type)
-                            ? name
-                            : "CAST(" + name + " AS " + type + ") AS " + name);
-        }
-        for (String own : List.of(SqlNames.ID, SqlNames.SYNCED_AT)) {
-            columns.add(dialect.quote(own));
-            values.add(dialect.quote(own));
-        }
         String from = dialect.qualified(table.schemaName(), table.name());
         try (Statement st = data.createStatement()) {
-            st.execute(
-                    dialect.append(
-                            s.target(),
-                            columns,
-                            "SELECT " + String.join(", ", values) + " FROM " + from));
+            st.execute(targets.appendFrom(s.target(), s.columns(), table.schema(), from));
             st.execute(dialect.dropTable(from));
         }
     }

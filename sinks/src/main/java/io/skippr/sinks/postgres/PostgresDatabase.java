@@ -3,6 +3,7 @@ package io.skippr.sinks.postgres;
 import io.skippr.config.Secret;
 import io.skippr.core.postgres.PgDataSources;
 import io.skippr.core.postgres.PgErrors;
+import io.skippr.core.record.StreamSchema;
 import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
@@ -15,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -148,6 +150,13 @@ public record PostgresDatabase(
                 PreparedTransactions.finish(connection, e.getKey(), false);
             }
         }
+    }
+
+    @Override
+    public List<StreamSchema> settleOwed(
+            Connection connection, SqlSinkSettings settings, List<StreamSchema> schemas)
+            throws SQLException {
+        return OwedTables.settle(connection, settings, schemas);
     }
 
     /**

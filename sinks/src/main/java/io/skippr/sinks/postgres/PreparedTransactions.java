@@ -31,10 +31,10 @@ final class PreparedTransactions {
     static final String SWITCH = "skippr.postgres.prepared";
 
     /**
-     * {@code -Dskippr.postgres.prepared.continuous=true} turns the path on for continuous append
-     * runs. Off by default: a new schema version that adds or widens a column must ALTER a target
-     * that this checkpoint's open transaction (or another subtask's prepared one) holds a lock on,
-     * and waits until {@code lock_timeout} fails the attempt (docs/connectors/postgres.md).
+     * {@code -Dskippr.postgres.prepared.continuous=false} turns the path off for continuous append
+     * runs, which then stage every row and move it at the commit (on by default). Rows of a schema
+     * version whose target needs DDL go into owed staging tables that {@link OwedTables} settles
+     * after the commit, so no DDL waits on a prepared transaction's locks.
      */
     static final String CONTINUOUS_SWITCH = "skippr.postgres.prepared.continuous";
 
@@ -133,15 +133,16 @@ final class PreparedTransactions {
     /**
      * Whether a writer of this run may load its rows straight into the targets: a bounded run in
      * append or the default mode (whose streams with a key load directly only into an empty target,
-     * see {@link PgPreparedLoader}) or, switched on ({@link #CONTINUOUS_SWITCH}), a continuous run
-     * in append mode, on a server with {@code max_prepared_transactions > 0}, not switched off.
+     * see {@link PgPreparedLoader}) or, unless switched off ({@link #CONTINUOUS_SWITCH}), a
+     * continuous run in append mode, on a server with {@code max_prepared_transactions > 0}, not
+     * switched off.
      */
     static boolean usable(SqlSinkSettings settings, Connection c) throws SQLException {
         if (settings.deadletterRun() > 0 // its commit deletes rows first: staging
                 || (settings.mode() != WriteMode.APPEND && settings.mode() != WriteMode.DEFAULT)
                 || (!settings.bounded()
                         && (settings.mode() != WriteMode.APPEND
-                                || !"true".equals(System.getProperty(CONTINUOUS_SWITCH))))
+                                || "false".equals(System.getProperty(CONTINUOUS_SWITCH))))
                 || "false".equals(System.getProperty(SWITCH))) {
             return false;
         }

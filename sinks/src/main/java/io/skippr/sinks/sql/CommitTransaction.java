@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The commit of DESIGN §6 for SQL sinks, as one database transaction: create the schema and marker
@@ -37,6 +39,11 @@ public final class CommitTransaction {
     private final TargetTables targets;
 
     private final FailPoint.Trigger failures;
+
+    /** Schema versions without rows whose target was locked at their commit (continuous). */
+    private List<StreamSchema> unsettled = List.of();
+
+    private static final Logger LOG = LoggerFactory.getLogger(CommitTransaction.class);
 
     public CommitTransaction(SqlSinkSettings settings) {
         this(settings, FailPoint.NONE);
@@ -339,12 +346,15 @@ public final class CommitTransaction {
     /**
      * One (run, checkpoint, subtask) of a continuous run whose writer prepared a transaction
      * (PostgreSQL's fast path, DESIGN §6): it holds all of the checkpoint's rows (staged ones moved
-     * into their targets in it), its marker row and positions, so its {@code COMMIT PREPARED} is
-     * the commit. If the marker row is visible, that happened before. The targets of schemas
-     * without rows are created or evolved afterwards, also on a replay, in a transaction of their
-     * own (safe to repeat): before, their DDL would wait for the prepared transaction's lock on the
-     * same target for ever. Holds the pipeline and sink's lock ({@link SqlDatabase#lockPrepared});
-     * a transaction that is gone with no marker row of it fails the commit, naming it.
+     * into their targets in it, those whose target needs DDL marked as owed), its marker row and
+     * positions, so its {@code COMMIT PREPARED} is the commit. If the marker row is visible, that
+     * happened before. Afterwards, also on a replay, the owed rows are moved and the targets of
+     * schemas without rows created or evolved ({@link SqlDatabase#settleOwed}), giving up on a
+     * target another transaction holds a lock on (the DDL would wait for a prepared transaction's
+     * lock until its COMMIT PREPARED): its owed rows are moved at a later commit or start, its
+     * schemas without rows tried again at this committer's next commit. Holds the pipeline and
+     * sink's lock ({@link SqlDatabase#lockPrepared}); a transaction that is gone with no marker row
+     * of it fails the commit, naming it.
      */
     private boolean commitCheckpoint(
             Connection c, List<SqlCommittable> sorted, List<String> prepared) throws SQLException {
@@ -355,19 +365,19 @@ public final class CommitTransaction {
                     if (!decided) {
                         commitCheckpointPrepared(c, sorted, prepared);
                     }
-                    List<SqlCommittable> schemas =
-                            sorted.stream()
-                                    .filter(x -> x.kind() == SqlCommittable.Kind.SCHEMA)
-                                    .toList();
-                    if (!schemas.isEmpty()) {
-                        c.setAutoCommit(false);
-                        try {
-                            applyAll(c, schemas);
-                            c.commit();
-                        } catch (SQLException | RuntimeException e) {
-                            rollback(c, e);
-                            throw e;
+                    List<StreamSchema> schemas = new ArrayList<>(unsettled);
+                    for (SqlCommittable x : sorted) {
+                        if (x.kind() == SqlCommittable.Kind.SCHEMA
+                                && !schemas.contains(x.schema())) {
+                            schemas.add(x.schema());
                         }
+                    }
+                    unsettled = settings.database().settleOwed(c, settings, schemas);
+                    if (!unsettled.isEmpty()) {
+                        LOG.info(
+                                "The DDL of {} schema versions without rows waits for a lock on"
+                                        + " their tables; it is tried again at the next commit",
+                                unsettled.size());
                     }
                     return !decided;
                 });
@@ -695,36 +705,13 @@ public final class CommitTransaction {
             List<SqlCommittable> rows)
             throws SQLException {
         for (SqlCommittable committable : rows) {
-            List<String> columns = new ArrayList<>();
-            List<String> values = new ArrayList<>();
-            for (Column column : committable.schema().columns()) {
-                String name = names.column(column.name());
-                columns.add(dialect.quote(name));
-                String staged = dialect.columnType(column.type());
-                String type = target.get(name);
-                values.add(
-                        staged.equals(type)
-                                ? dialect.quote(name)
-                                : "CAST("
-                                        + dialect.quote(name)
-                                        + " AS "
-                                        + type
-                                        + ") AS "
-                                        + dialect.quote(name));
-            }
-            columns.add(dialect.quote(SqlNames.ID));
-            columns.add(dialect.quote(SqlNames.SYNCED_AT));
-            values.add(dialect.quote(SqlNames.ID));
-            values.add(dialect.quote(SqlNames.SYNCED_AT));
             MarkerTable.execute(
                     c,
-                    dialect.append(
-                            settings.qualified(table),
-                            columns,
-                            "SELECT "
-                                    + String.join(", ", values)
-                                    + " FROM "
-                                    + settings.qualified(committable.staging())));
+                    targets.appendFrom(
+                            table,
+                            target,
+                            committable.schema(),
+                            settings.qualified(committable.staging())));
         }
     }
 

@@ -8,7 +8,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
@@ -78,6 +80,27 @@ public final class SqlCommittableSerializer implements SimpleVersionedSerializer
                     in.readLong(),
                     readNullable(in),
                     readNullable(in));
+        }
+    }
+
+    /** {@code schema} as text (Base64 of its serialized form), for a staging table's comment. */
+    public static String schemaText(StreamSchema schema) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writeSchema(out, schema);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Base64.getEncoder().encodeToString(bytes.toByteArray());
+    }
+
+    /** The schema {@link #schemaText} wrote. */
+    public static StreamSchema schemaOf(String text) throws IOException {
+        try (DataInputStream in =
+                new DataInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(text)))) {
+            return readSchema(in);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("not a schema: " + text, e);
         }
     }
 

@@ -1,9 +1,11 @@
 package io.skippr.sinks.sql;
 
+import io.skippr.core.record.StreamSchema;
 import java.io.IOException;
 import java.io.Serializable;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -90,6 +92,23 @@ public interface SqlDatabase extends Serializable {
             SqlSinkSettings settings,
             Predicate<SqlStagingWriter.StagingMeta> unheld)
             throws SQLException {}
+
+    /**
+     * Moves the rows of this pipeline and sink's owed staging tables ({@link
+     * SqlStagingWriter#owedTables}: their checkpoint committed, their target needed DDL) into their
+     * targets, evolving each target first, and creates or evolves the targets of {@code schemas}
+     * too: one transaction per target, which gives up, changing nothing, where another transaction
+     * holds a lock on the target or an owed table (a prepared one holds them until its COMMIT
+     * PREPARED). Safe to repeat and to run from several processes. Runs in auto-commit and leaves
+     * the connection so.
+     *
+     * @return the schemas of {@code schemas} whose target it could not lock, to try again later
+     */
+    default List<StreamSchema> settleOwed(
+            Connection connection, SqlSinkSettings settings, List<StreamSchema> schemas)
+            throws SQLException {
+        return schemas;
+    }
 
     /**
      * Fails with a message naming the privilege the role lacks to create and load tables in {@code

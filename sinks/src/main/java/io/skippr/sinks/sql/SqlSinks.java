@@ -9,7 +9,9 @@ import io.skippr.sinks.bounded.BoundedSinkTopology;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.util.function.SerializableSupplier;
 
@@ -71,6 +73,9 @@ public final class SqlSinks {
             }
             c.setAutoCommit(true);
             database.finishLeftPrepared(c, draft);
+            // rows an earlier continuous run committed as owed: moved before any staging is
+            // dropped, and kept if their target is locked
+            database.settleOwed(c, draft, List.of());
             if (bounded
                     && deadletterRun == 0
                     && (mode == WriteMode.APPEND || mode == WriteMode.DEFAULT)) {
@@ -87,8 +92,11 @@ public final class SqlSinks {
                     new SqlSinkSettings(
                             pipeline, sink, schema, markers.nextRun(c), bounded, mode, database);
             if (bounded) {
+                Set<String> owed = SqlStagingWriter.owedTables(settings, c).keySet();
                 for (String staging : SqlStagingWriter.stagingTables(settings, c).keySet()) {
-                    database.staging().discard(c, settings, staging);
+                    if (!owed.contains(staging)) {
+                        database.staging().discard(c, settings, staging);
+                    }
                 }
             }
             return settings;

@@ -155,6 +155,56 @@ public final class SqlStagingWriter
         }
     }
 
+    /** What marks a staging table's comment as owed to its target, with the rows' schema. */
+    private static final String OWED = "owed";
+
+    /**
+     * {@code comment} marked as owed: the staging table's rows belong in its target, which needs
+     * DDL before they can move ({@link SqlDatabase#settleOwed}).
+     */
+    public static String owedComment(String comment, StreamSchema schema) {
+        try {
+            return ((com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(comment))
+                    .put(OWED, SqlCommittableSerializer.schemaText(schema))
+                    .toString();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a staging table's comment: " + comment, e);
+        }
+    }
+
+    /** The schema of an owed staging table's rows, from its comment; null if it is not owed. */
+    public static StreamSchema owedSchema(String comment) {
+        if (meta(comment) == null) {
+            return null;
+        }
+        try {
+            JsonNode owed = JSON.readTree(comment).path(OWED);
+            return owed.isTextual() ? SqlCommittableSerializer.schemaOf(owed.asText()) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The staging tables of this pipeline and sink that are owed to their targets, by name, with
+     * their stream's schema. Their marks committed with their checkpoint, so no start may drop
+     * them: {@link SqlDatabase#settleOwed} moves them.
+     */
+    public static Map<String, StreamSchema> owedTables(SqlSinkSettings settings, Connection c)
+            throws SQLException, IOException {
+        Map<String, StreamSchema> out = new java.util.TreeMap<>();
+        for (SqlDialect.StagingInfo info : settings.database().staging().list(c, settings)) {
+            StagingMeta meta = meta(info.comment());
+            StreamSchema schema = owedSchema(info.comment());
+            if (schema != null
+                    && meta.pipeline().equals(settings.pipeline())
+                    && meta.sink().equals(settings.sink())) {
+                out.put(info.name(), schema);
+            }
+        }
+        return out;
+    }
+
     /** The staging tables of this pipeline and sink in the target schema, with what they are. */
     static Map<String, StagingMeta> stagingTables(SqlSinkSettings settings, Connection c)
             throws SQLException, IOException {
@@ -172,8 +222,9 @@ public final class SqlStagingWriter
 
     /**
      * Rolls back the prepared transactions of this pipeline and sink's continuous runs that no
-     * checkpoint holds (they hold locks on the staging tables they move), then drops the staging
-     * tables no checkpoint holds.
+     * checkpoint holds (they hold locks on the staging tables they move), moves the owed staging
+     * tables whose checkpoint committed into their targets ({@link SqlDatabase#settleOwed}), then
+     * drops the staging tables no checkpoint holds, never an owed one.
      */
     private void dropUnheld(OptionalLong restoredCheckpoint, Collection<SqlWriterState> restored)
             throws IOException {
@@ -181,9 +232,13 @@ public final class SqlStagingWriter
             settings.database()
                     .rollBackUnheld(
                             connection, settings, m -> unheld(m, restoredCheckpoint, restored));
+            // committed owed rows: moved now where nothing holds their target, else kept
+            settings.database().settleOwed(connection, settings, List.of());
+            Set<String> owed = owedTables(settings, connection).keySet();
             for (Map.Entry<String, StagingMeta> e :
                     stagingTables(settings, connection).entrySet()) {
-                if (unheld(e.getValue(), restoredCheckpoint, restored)) {
+                if (!owed.contains(e.getKey())
+                        && unheld(e.getValue(), restoredCheckpoint, restored)) {
                     settings.database().staging().discard(connection, settings, e.getKey());
                 }
             }

@@ -81,6 +81,34 @@ public final class TargetTables {
     }
 
     /**
+     * The statement that appends the rows of staging table {@code from} (rows of {@code schema}) to
+     * {@code table}, whose columns are {@code target}: each column cast where the target's type
+     * differs from the staged one.
+     */
+    public String appendFrom(
+            String table, LinkedHashMap<String, String> target, StreamSchema schema, String from) {
+        List<String> columns = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (Column column : schema.columns()) {
+            String name = dialect.quote(names.column(column.name()));
+            String type = target.get(names.column(column.name()));
+            columns.add(name);
+            values.add(
+                    dialect.columnType(column.type()).equals(type)
+                            ? name
+                            : "CAST(" + name + " AS " + type + ") AS " + name);
+        }
+        for (String own : List.of(SqlNames.ID, SqlNames.SYNCED_AT)) {
+            columns.add(dialect.quote(own));
+            values.add(dialect.quote(own));
+        }
+        return dialect.append(
+                settings.qualified(table),
+                columns,
+                "SELECT " + String.join(", ", values) + " FROM " + from);
+    }
+
+    /**
      * Where DDL commits by itself ({@link SqlDialect#transactionalDdl} false: Snowflake), the
      * commit creates and evolves its tables before its transaction; a table that needs DDL inside
      * it was dropped or changed in between. Running the DDL there would commit the transaction's
