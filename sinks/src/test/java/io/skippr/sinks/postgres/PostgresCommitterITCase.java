@@ -29,13 +29,17 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The commit protocol step by step, without Flink: the writer's staging and the committer called
- * directly, as a recovery checklist (DESIGN §6).
+ * directly, as a recovery checklist (DESIGN §6). Its continuous runs stage: the prepared path of
+ * continuous append runs, on by default, is switched off here (PostgresPreparedContinuousITCase
+ * covers it).
  */
 class PostgresCommitterITCase {
     static final StreamSchema ORDERS =
@@ -46,6 +50,16 @@ class PostgresCommitterITCase {
                     "id");
 
     private TestPg pg;
+
+    @BeforeAll
+    static void stage() {
+        System.setProperty(PreparedTransactions.CONTINUOUS_SWITCH, "false");
+    }
+
+    @AfterAll
+    static void restoreDefault() {
+        System.clearProperty(PreparedTransactions.CONTINUOUS_SWITCH);
+    }
 
     @BeforeEach
     void schema() {
