@@ -13,11 +13,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyManager;
@@ -60,8 +58,11 @@ final class PgPreparedLoader implements StagingLoader {
     private final Map<String, Target> direct = new HashMap<>();
     private final Map<String, Staged> staged = new LinkedHashMap<>();
     private final Map<String, StagingTable> owed = new LinkedHashMap<>();
-    private Set<String> owedNow = new HashSet<>();
-    private Set<String> owedBefore = new HashSet<>();
+
+    /** Per target, the last checkpoint (counted by this writer) whose rows of it owed DDL. */
+    private final Map<String, Long> owedAt = new HashMap<>();
+
+    private long checkpoint;
     private Connection ddl;
     private CopyIn active;
     private String activeTable;
@@ -132,7 +133,8 @@ final class PgPreparedLoader implements StagingLoader {
         if (continuous) {
             columns = lock(target);
             if (!targets.changes(target, columns, table.schema()).isEmpty()) {
-                owe(target, table); // changed since it was read: moved after the commit
+                owedAt.put(target, checkpoint); // changed since it was read
+                owe(target, table);
                 return;
             }
         }
@@ -155,14 +157,12 @@ final class PgPreparedLoader implements StagingLoader {
 
     /**
      * Whether a continuous checkpoint's rows of {@code table} go into an owed staging table ({@link
-     * OwedTables}) rather than its existing target: when the target needs DDL for them, or owes
-     * rows already (committed, or by this writer's last two checkpoints, which may not have
-     * committed yet), so that no transaction of this path holds a lock the DDL waits for.
+     * OwedTables}) rather than its existing target: when the target needs DDL for them or owes rows
+     * already (committed, not moved yet), and for one checkpoint after the last such one (whose
+     * owed rows may not have committed yet), so that no transaction of this path holds a lock the
+     * DDL waits for. Only the first two reasons extend that checkpoint.
      */
     private boolean owes(String target, StagingTable table) throws IOException {
-        if (owedNow.contains(target) || owedBefore.contains(target)) {
-            return true;
-        }
         try {
             LinkedHashMap<String, String> existing =
                     dialect.columns(ddl(), settings.schema(), target);
@@ -171,7 +171,12 @@ final class PgPreparedLoader implements StagingLoader {
                             && (!targets.changes(target, existing, table.schema()).isEmpty()
                                     || OwedTables.pending(ddl, settings, target));
             ddl.commit();
-            return owes;
+            if (owes) {
+                owedAt.put(target, checkpoint);
+                return true;
+            }
+            Long at = owedAt.get(target);
+            return at != null && checkpoint - at <= 1;
         } catch (SQLException e) {
             throw database.failure("reading " + settings.qualified(target), e);
         }
@@ -180,7 +185,6 @@ final class PgPreparedLoader implements StagingLoader {
     private void owe(String target, StagingTable table) throws IOException {
         staging.create(table);
         owed.put(table.name(), table);
-        owedNow.add(target);
     }
 
     /**
@@ -367,8 +371,7 @@ final class PgPreparedLoader implements StagingLoader {
             direct.clear();
             staged.clear();
             owed.clear();
-            owedBefore = owedNow;
-            owedNow = new HashSet<>();
+            checkpoint++;
             gid = null;
             prepared = false;
         }

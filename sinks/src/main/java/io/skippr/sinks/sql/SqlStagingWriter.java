@@ -193,12 +193,9 @@ public final class SqlStagingWriter
     public static Map<String, StreamSchema> owedTables(SqlSinkSettings settings, Connection c)
             throws SQLException, IOException {
         Map<String, StreamSchema> out = new java.util.TreeMap<>();
-        for (SqlDialect.StagingInfo info : settings.database().staging().list(c, settings)) {
-            StagingMeta meta = meta(info.comment());
+        for (SqlDialect.StagingInfo info : ours(settings, c)) {
             StreamSchema schema = owedSchema(info.comment());
-            if (schema != null
-                    && meta.pipeline().equals(settings.pipeline())
-                    && meta.sink().equals(settings.sink())) {
+            if (schema != null) {
                 out.put(info.name(), schema);
             }
         }
@@ -209,12 +206,22 @@ public final class SqlStagingWriter
     static Map<String, StagingMeta> stagingTables(SqlSinkSettings settings, Connection c)
             throws SQLException, IOException {
         Map<String, StagingMeta> out = new LinkedHashMap<>();
+        for (SqlDialect.StagingInfo info : ours(settings, c)) {
+            out.put(info.name(), meta(info.comment()));
+        }
+        return out;
+    }
+
+    /** The staging tables whose comment names this pipeline and sink. */
+    private static List<SqlDialect.StagingInfo> ours(SqlSinkSettings settings, Connection c)
+            throws SQLException, IOException {
+        List<SqlDialect.StagingInfo> out = new java.util.ArrayList<>();
         for (SqlDialect.StagingInfo info : settings.database().staging().list(c, settings)) {
             StagingMeta meta = meta(info.comment());
             if (meta != null
                     && meta.pipeline().equals(settings.pipeline())
                     && meta.sink().equals(settings.sink())) {
-                out.put(info.name(), meta);
+                out.add(info);
             }
         }
         return out;

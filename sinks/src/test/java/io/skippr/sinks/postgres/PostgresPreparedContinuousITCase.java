@@ -306,6 +306,37 @@ class PostgresPreparedContinuousITCase {
     }
 
     /**
+     * One writer whose refunds need a new column: checkpoint 1's rows are owed and moved after its
+     * commit; checkpoint 2's are owed too (checkpoint 1 might not have committed when they began);
+     * from checkpoint 3 they go straight into the target again, no staging table at the barrier. (A
+     * first version kept a target owed for ever once it was.)
+     */
+    @Test
+    void aTargetReturnsToDirectLoadsOnceItsOwedRowsMoved() throws Exception {
+        SqlSinkSettings settings = pg.prepare(pipeline, false, WriteMode.APPEND);
+        TestPg.exec(
+                "CREATE TABLE "
+                        + pg.table("refunds")
+                        + " (id bigint, _skippr_id text, _skippr_synced_at timestamptz)");
+        List<Integer> staged = new ArrayList<>();
+        try (SqlStagingWriter writer =
+                        new SqlStagingWriter(settings, 0, 1, OptionalLong.empty(), List.of());
+                SqlCommitter committer =
+                        new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            for (long from = 0; from < 20; from += 5) {
+                write(writer, 0, 0, from, from + 5);
+                Collection<SqlCommittable> held = writer.prepareCommit();
+                staged.add(pg.staging().size());
+                assertThat(commit(committer, held)).containsOnly("committed");
+                assertThat(pg.staging()).as("moved after the commit").isEmpty();
+            }
+        }
+        assertThat(staged).as("owed tables at each barrier").containsExactly(1, 1, 0, 0);
+        assertThat(checksum("refunds", 20)).isEqualTo(expected("refunds", 20));
+        assertVisibleAgrees("four checkpoints");
+    }
+
+    /**
      * Two subtasks in one checkpoint: subtask 0 loads refunds straight into their target and
      * prepares; subtask 1 brings a schema with a new column, whose rows the target cannot take
      * without an ALTER, which would wait for subtask 0's prepared transaction. Subtask 1's rows go
