@@ -100,10 +100,8 @@ public final class SqlCommitter implements Committer<SqlCommittable> {
             if (!done) {
                 requests.forEach(CommitRequest::signalAlreadyCommitted);
             }
-            if (scope == Scope.RUN) {
-                // owed rows of an earlier continuous run whose target was locked at the start
-                settings.database().settleOwed(connection(), settings, List.of());
-            }
+            // owed rows whose target was locked when their commit or a start tried to move them
+            settings.database().settleOwed(connection(), settings, List.of());
         } catch (SQLException e) {
             closeConnection();
             if (settings.database().retriable(e)) {
