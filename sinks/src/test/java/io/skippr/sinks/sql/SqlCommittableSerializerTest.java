@@ -49,6 +49,34 @@ class SqlCommittableSerializerTest {
     }
 
     @Test
+    void aSchemaRoundTripsThroughTheTextOfAnOwedStagingTablesComment() throws IOException {
+        StreamSchema schema =
+                new StreamSchema(
+                        "refunds",
+                        List.of(
+                                Column.of("id", DataType.INT64),
+                                new Column("amount", DataType.decimal(12, 2), false)),
+                        List.of("id"),
+                        "id");
+        String comment =
+                SqlStagingWriter.owedComment(
+                        "{\"skippr\":\"staging\",\"pipeline\":\"p\",\"sink\":\"s\",\"run\":1,"
+                                + "\"subtask\":0,\"epoch\":0,\"seq\":3,\"stream\":\"refunds\"}",
+                        schema);
+        assertThat(SqlStagingWriter.owedSchema(comment)).isEqualTo(schema);
+        assertThat(SqlStagingWriter.meta(comment))
+                .isEqualTo(new SqlStagingWriter.StagingMeta("p", "s", 1, 0, 0, 3));
+        assertThat(
+                        SqlStagingWriter.owedSchema(
+                                "{\"skippr\":\"staging\",\"pipeline\":\"p\",\"sink\":\"s\"}"))
+                .as("a staging table that is not owed")
+                .isNull();
+        assertThatThrownBy(() -> SqlCommittableSerializer.schemaOf("not base64!"))
+                .isInstanceOf(IOException.class)
+                .hasMessage("not a schema: not base64!");
+    }
+
+    @Test
     void anUnknownVersionIsAClearError() {
         assertThatThrownBy(() -> serializer.deserialize(9, new byte[0]))
                 .isInstanceOf(IOException.class)
