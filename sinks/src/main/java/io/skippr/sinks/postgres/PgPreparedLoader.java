@@ -33,11 +33,14 @@ import org.postgresql.copy.CopyManager;
  * columns differ in type from the stream's (an older, wider column) goes through a staging table,
  * as without this path.
  *
- * <p>In a continuous append run (switched on, {@link PreparedTransactions#CONTINUOUS_SWITCH}) there
- * is one such transaction per checkpoint, prepared at its barrier with the checkpoint's marker row
- * under {@link PreparedTransactions#checkpointGid}; a staged stream's rows are moved into the
- * target, and its staging table dropped, inside it before it is prepared, so a checkpoint is never
- * split between a prepared transaction and a later move. The writer rolls back the ones no
+ * <p>In a continuous append run (unless switched off, {@link
+ * PreparedTransactions#CONTINUOUS_SWITCH}) there is one such transaction per checkpoint, prepared
+ * at its barrier with the checkpoint's marker row under {@link PreparedTransactions#checkpointGid};
+ * a staged stream's rows are moved into the target, and its staging table dropped, inside it before
+ * it is prepared. A target is only created here, never altered: rows whose existing target needs
+ * DDL go into a staging table the transaction marks as owed, which {@link OwedTables} moves after
+ * the commit; every other target is locked (ROW EXCLUSIVE) in the transaction when its segment
+ * opens, so no move changes its columns under it. The writer rolls back the transactions no
  * checkpoint holds when it starts ({@code SqlStagingWriter}).
  *
  * <p>Assumes one writer per (run, subtask) at a time, and that the run has no committed marker yet
