@@ -34,12 +34,16 @@ final class OwedTables {
 
     private OwedTables() {}
 
-    /** Whether this pipeline and sink owe {@code target} rows whose move has not happened yet. */
+    /**
+     * Whether any pipeline loading this schema owes {@code target} rows whose move has not happened
+     * yet: another pipeline's rows of the same target wait for its locks as much as this one's.
+     */
     static boolean pending(Connection c, SqlSinkSettings settings, String target)
             throws SQLException, IOException {
         SqlDialect dialect = settings.dialect();
-        for (StreamSchema schema : SqlStagingWriter.owedTables(settings, c).values()) {
-            if (dialect.names().table(schema.stream()).equals(target)) {
+        for (SqlDialect.StagingInfo info : settings.database().staging().list(c, settings)) {
+            StreamSchema schema = SqlStagingWriter.owedSchema(info.comment());
+            if (schema != null && dialect.names().table(schema.stream()).equals(target)) {
                 return true;
             }
         }

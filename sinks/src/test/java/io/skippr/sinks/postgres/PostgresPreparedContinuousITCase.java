@@ -306,6 +306,64 @@ class PostgresPreparedContinuousITCase {
     }
 
     /**
+     * Two pipelines loading one target: pipeline a's new column waits, owed, for pipeline b's
+     * prepared transaction on the target; b's next checkpoint then sends its rows of that target to
+     * an owed table too (instead of taking the target's lock again), and a's next start moves a's
+     * rows. Each row once.
+     */
+    @Test
+    void anotherPipelinesOwedRowsOfATargetKeepThisPipelineOffItsLock() throws Exception {
+        String other = pipeline + "_b";
+        SqlSinkSettings a = pg.prepare(pipeline, false, WriteMode.APPEND);
+        SqlSinkSettings b = pg.prepare(other, false, WriteMode.APPEND);
+        StreamSchema noted = REFUNDS.withColumns(List.of(Column.of("note", DataType.STRING)));
+        try (SqlStagingWriter bWriter =
+                        new SqlStagingWriter(b, 0, 1, OptionalLong.empty(), List.of());
+                SqlCommitter bCommitter = new SqlCommitter(b, SqlCommitter.Scope.CHECKPOINT)) {
+            write(bWriter, 0, 0, 0, 10);
+            Collection<SqlCommittable> bFirst = bWriter.prepareCommit();
+            try (SqlStagingWriter aWriter =
+                            new SqlStagingWriter(a, 0, 1, OptionalLong.empty(), List.of());
+                    SqlCommitter aCommitter = new SqlCommitter(a, SqlCommitter.Scope.CHECKPOINT)) {
+                aWriter.write(new SchemaChange(noted), null);
+                for (long id = 100; id < 110; id++) {
+                    Row r = refund(id);
+                    aWriter.write(
+                            new Row(
+                                    "refunds",
+                                    noted.version(),
+                                    Operation.INSERT,
+                                    new Object[] {id, (int) id * 10, "note-" + id},
+                                    r.position(),
+                                    r.id(),
+                                    r.syncedAtMicros()),
+                            null);
+                }
+                aWriter.write(read("refunds", 109), null);
+                assertThat(commit(aCommitter, aWriter.prepareCommit())).containsOnly("committed");
+            }
+            assertThat(pg.staging()).as("a's rows, owed while b holds refunds").hasSize(1);
+            assertThat(commit(bCommitter, bFirst)).containsOnly("committed");
+            write(bWriter, 0, 0, 10, 20);
+            Collection<SqlCommittable> bSecond = bWriter.prepareCommit();
+            assertThat(pg.staging()).as("b's rows owed too while a's wait").hasSize(2);
+            assertThat(commit(bCommitter, bSecond)).containsOnly("committed");
+        }
+        assertThat(pg.staging()).as("b's moved, a's wait for a").hasSize(1);
+        try (SqlStagingWriter aAgain =
+                new SqlStagingWriter(a, 0, 1, OptionalLong.empty(), List.of())) {
+            assertThat(pg.staging()).as("a's start moved a's").isEmpty();
+        }
+        assertThat(
+                        TestPg.one(
+                                "SELECT count(*), count(DISTINCT _skippr_id), count(note),"
+                                        + " sum(id), sum(amount) FROM "
+                                        + pg.table("refunds")))
+                .containsExactly("30", "30", "10", String.valueOf(190 + 1045), "12350");
+        assertThat(pg.prepared()).isEmpty();
+    }
+
+    /**
      * One writer whose refunds need a new column: checkpoint 1's rows are owed and moved after its
      * commit; checkpoint 2's are owed too (checkpoint 1 might not have committed when they began);
      * from checkpoint 3 they go straight into the target again, no staging table at the barrier. (A
