@@ -177,6 +177,29 @@ class PostgresPreparedContinuousITCase {
         }
     }
 
+    /** Refunds with a column added: note. */
+    private static final StreamSchema NOTED =
+            REFUNDS.withColumns(List.of(Column.of("note", DataType.STRING)));
+
+    /** Writes refunds [from, to) of {@link #NOTED} (note {@code note-<id>}) and their position. */
+    private static void writeNoted(SqlStagingWriter writer, long from, long to) throws Exception {
+        writer.write(new SchemaChange(NOTED), null);
+        for (long id = from; id < to; id++) {
+            Row r = refund(id);
+            writer.write(
+                    new Row(
+                            "refunds",
+                            NOTED.version(),
+                            Operation.INSERT,
+                            new Object[] {id, (int) id * 10, "note-" + id},
+                            r.position(),
+                            r.id(),
+                            r.syncedAtMicros()),
+                    null);
+        }
+        writer.write(read("refunds", to - 1), null);
+    }
+
     private static ReadPosition read(String stream, long upTo) {
         return new ReadPosition(stream, ReadPositions.of(List.of(String.format("id:%06d", upTo))));
     }
@@ -316,7 +339,6 @@ class PostgresPreparedContinuousITCase {
         String other = pipeline + "_b";
         SqlSinkSettings a = pg.prepare(pipeline, false, WriteMode.APPEND);
         SqlSinkSettings b = pg.prepare(other, false, WriteMode.APPEND);
-        StreamSchema noted = REFUNDS.withColumns(List.of(Column.of("note", DataType.STRING)));
         try (SqlStagingWriter bWriter =
                         new SqlStagingWriter(b, 0, 1, OptionalLong.empty(), List.of());
                 SqlCommitter bCommitter = new SqlCommitter(b, SqlCommitter.Scope.CHECKPOINT)) {
@@ -325,21 +347,7 @@ class PostgresPreparedContinuousITCase {
             try (SqlStagingWriter aWriter =
                             new SqlStagingWriter(a, 0, 1, OptionalLong.empty(), List.of());
                     SqlCommitter aCommitter = new SqlCommitter(a, SqlCommitter.Scope.CHECKPOINT)) {
-                aWriter.write(new SchemaChange(noted), null);
-                for (long id = 100; id < 110; id++) {
-                    Row r = refund(id);
-                    aWriter.write(
-                            new Row(
-                                    "refunds",
-                                    noted.version(),
-                                    Operation.INSERT,
-                                    new Object[] {id, (int) id * 10, "note-" + id},
-                                    r.position(),
-                                    r.id(),
-                                    r.syncedAtMicros()),
-                            null);
-                }
-                aWriter.write(read("refunds", 109), null);
+                writeNoted(aWriter, 100, 110);
                 assertThat(commit(aCommitter, aWriter.prepareCommit())).containsOnly("committed");
             }
             assertThat(pg.staging()).as("a's rows, owed while b holds refunds").hasSize(1);
@@ -408,7 +416,6 @@ class PostgresPreparedContinuousITCase {
     void aNewColumnWhileAnotherSubtaskHoldsItsTargetIsMovedAfterBothCommitsWithoutWaiting()
             throws Exception {
         SqlSinkSettings settings = pg.prepare(pipeline, false, WriteMode.APPEND);
-        StreamSchema noted = REFUNDS.withColumns(List.of(Column.of("note", DataType.STRING)));
         Collection<SqlCommittable> zero;
         Collection<SqlCommittable> one;
         try (SqlStagingWriter writer =
@@ -418,21 +425,7 @@ class PostgresPreparedContinuousITCase {
         }
         try (SqlStagingWriter writer =
                 new SqlStagingWriter(settings, 1, 2, OptionalLong.empty(), List.of())) {
-            writer.write(new SchemaChange(noted), null);
-            for (long id = 10; id < 20; id++) {
-                Row r = refund(id);
-                writer.write(
-                        new Row(
-                                "refunds",
-                                noted.version(),
-                                Operation.INSERT,
-                                new Object[] {id, (int) id * 10, "note-" + id},
-                                r.position(),
-                                r.id(),
-                                r.syncedAtMicros()),
-                        null);
-            }
-            writer.write(read("refunds", 19), null);
+            writeNoted(writer, 10, 20);
             one = writer.prepareCommit();
         }
         assertThat(pg.prepared()).as("both subtasks'").hasSize(2);
