@@ -47,6 +47,49 @@ final class CdcRows {
     }
 
     /**
+     * {@code table} with the columns a Relation message of the stream describes, in its order: the
+     * table itself when they are the same names and types, otherwise its next schema version. A
+     * column it keeps keeps its catalog description; a column added, or whose type changed, is
+     * nullable (its {@code pgType} and {@code castType}, used only to bound snapshot reads, are the
+     * Skippr type's name); a column the message lacks was dropped and is left out, as a cursor read
+     * of the table would leave it out. The primary key stays.
+     */
+    static TableInfo withColumns(TableInfo table, List<ChangeColumn> columns) {
+        if (columns.size() == table.columns().size()) {
+            boolean same = true;
+            for (int i = 0; i < columns.size() && same; i++) {
+                ColumnInfo known = table.columns().get(i);
+                same =
+                        known.name().equals(columns.get(i).name())
+                                && known.type().equals(columns.get(i).type());
+            }
+            if (same) {
+                return table;
+            }
+        }
+        List<ColumnInfo> evolved = new ArrayList<>(columns.size());
+        for (ChangeColumn c : columns) {
+            int at = table.indexOf(c.name());
+            ColumnInfo known = at < 0 ? null : table.columns().get(at);
+            evolved.add(
+                    known != null && known.type().equals(c.type())
+                            ? known
+                            : new ColumnInfo(
+                                    c.name(),
+                                    c.type(),
+                                    true,
+                                    c.type().toString(),
+                                    c.type().toString(),
+                                    false));
+        }
+        List<String> key =
+                table.primaryKey().stream()
+                        .filter(k -> columns.stream().anyMatch(c -> c.name().equals(k)))
+                        .toList();
+        return new TableInfo(table.schema(), table.table(), evolved, key, table.cursorColumn());
+    }
+
+    /**
      * The {@link #LSN} text of the {@code index}th change of the transaction committed at {@code
      * commitLsn}.
      */
@@ -94,14 +137,13 @@ final class CdcRows {
         List<ChangeColumn> columns = change.columns();
         for (int i = 0; i < columns.size(); i++) {
             int at = table.indexOf(columns.get(i).name());
-            if (at < 0) {
+            if (at < 0) { // the caller evolves the table to the change's columns first
                 throw new IllegalStateException(
                         "column "
                                 + Sql.show(columns.get(i).name())
                                 + " of "
                                 + table.qualifiedName()
-                                + " was added after the pipeline started: schema changes in the"
-                                + " change stream are not supported yet");
+                                + " is not in the stream's schema");
             }
             ColumnValue value = values.isEmpty() ? null : values.get(i);
             if (value != null && value.isUnchanged()) {

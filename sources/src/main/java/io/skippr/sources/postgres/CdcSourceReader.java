@@ -17,11 +17,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
@@ -61,7 +59,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     // stream split
     private ChangeStream stream;
     private Map<String, TableInfo> tables;
-    private final Set<String> announced = new HashSet<>();
+    private final Map<String, Long> announced = new HashMap<>(); // stream -> schema version
     private Transaction transaction;
     private Iterator<Change> changes;
     private long delivered; // changes of the transaction delivered, skipped ones included
@@ -206,9 +204,16 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                 }
                 continue;
             }
+            TableInfo evolved = CdcRows.withColumns(table, change.columns());
+            if (evolved != table) { // a Relation message with other columns: ALTER TABLE
+                tables.put(change.schema() + "." + change.table(), evolved);
+                table = evolved;
+            }
             StreamSchema schema = CdcRows.schema(table);
-            if (announced.add(table.stream())) {
+            Long version = announced.get(table.stream());
+            if (version == null || version != schema.version()) {
                 output.collect(new SchemaChange(schema));
+                announced.put(table.stream(), schema.version());
             }
             Row row = CdcRows.changeRow(change, table, schema, delivered);
             output.collect(row);
