@@ -77,6 +77,7 @@ class DataSourcePostgres(Connector):
         replication_method: How changes are read: cdc (logical replication: every insert, update and delete), cursor (rows whose cursor_column grew) or full (every row each run); default cursor with cursor_column, else full. One of cdc, cursor, full.
         slot_name: Logical replication slot of replication_method cdc (default skippr_<pipeline>).
         publication: Publication of replication_method cdc (default skippr_<pipeline>).
+        slot_wal_warning_mb: replication_method cdc: warn when the slot keeps more than this many MiB of WAL on the server (default 1024).
         sslmode: TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full.
         sslrootcert: CA certificate file that sslmode verify-ca and verify-full check the server against (default: ~/.postgresql/root.crt, as in libpq).
     """
@@ -99,6 +100,7 @@ class DataSourcePostgres(Connector):
         replication_method: Optional[Union[str, EnvRef]] = None,
         slot_name: Optional[Union[str, EnvRef]] = None,
         publication: Optional[Union[str, EnvRef]] = None,
+        slot_wal_warning_mb: Optional[Union[int, EnvRef]] = None,
         sslmode: Optional[Union[str, EnvRef]] = None,
         sslrootcert: Optional[Union[str, EnvRef]] = None,
     ) -> None:
@@ -114,6 +116,7 @@ class DataSourcePostgres(Connector):
             ("replication_method", replication_method),
             ("slot_name", slot_name),
             ("publication", publication),
+            ("slot_wal_warning_mb", slot_wal_warning_mb),
             ("sslmode", sslmode),
             ("sslrootcert", sslrootcert),
         )

@@ -16,8 +16,13 @@ final class LogCapture extends AbstractAppender implements AutoCloseable {
     private final String logger;
 
     LogCapture(Class<?> logger) {
-        super("capture-" + logger.getSimpleName(), null, null, true, Property.EMPTY_ARRAY);
-        this.logger = logger.getName();
+        this(logger.getName());
+    }
+
+    /** Captures the logger of that name (a class this package cannot see). */
+    LogCapture(String logger) {
+        super("capture-" + logger, null, null, true, Property.EMPTY_ARRAY);
+        this.logger = logger;
         start();
         LoggerContext context = (LoggerContext) LogManager.getContext(false);
         Configuration config = context.getConfiguration();

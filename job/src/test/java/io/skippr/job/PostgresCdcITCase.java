@@ -133,8 +133,13 @@ class PostgresCdcITCase {
     }
 
     private void once() throws Exception {
+        once("");
+    }
+
+    /** A --once run with {@code extra} lines in the data source's settings. */
+    private void once(String extra) throws Exception {
         StreamExecutionEnvironment env = TestFlink.env(false);
-        PipelineGraph.build(env, request(true, ""));
+        PipelineGraph.build(env, request(true, extra));
         env.execute("cdc --once");
     }
 
@@ -269,6 +274,29 @@ class PostgresCdcITCase {
         List<String> expected = rows(source, "items");
         assertThat(rows(sink, "items")).isEqualTo(expected);
         assertThat(expected.size()).isLessThan(3400); // the deletes happened
+    }
+
+    @Test
+    void aSlotKeepingMoreWalThanItsBoundIsNamedWhenTheStreamStarts() throws Exception {
+        String bound = "      slot_wal_warning_mb: 1\n";
+        try (LogCapture log = new LogCapture("io.skippr.sources.postgres.CdcSourceReader")) {
+            once(bound); // a new slot keeps nothing yet
+            // about 3 MB of WAL the slot keeps until the next run confirms it
+            changes("UPDATE items SET note = repeat('w', 1000)");
+            once(bound);
+            assertThat(log.messages())
+                    .filteredOn(m -> m.startsWith("replication slot " + slot + " keeps "))
+                    .singleElement()
+                    .satisfies(
+                            m ->
+                                    assertThat(m)
+                                            .endsWith(
+                                                    " MiB of WAL on the server (warning above 1.0"
+                                                            + " MiB); PostgreSQL cannot recycle it"
+                                                            + " until the pipeline confirms the"
+                                                            + " changes"));
+        }
+        assertThat(rows(sink, "items")).hasSize(3000).isEqualTo(rows(source, "items"));
     }
 
     @Test

@@ -122,6 +122,16 @@ public final class DataSourcePostgres extends Connector<DataSourcePostgres> {
         return set("publication", value);
     }
 
+    /** replication_method cdc: warn when the slot keeps more than this many MiB of WAL on the server (default 1024). */
+    public DataSourcePostgres slotWalWarningMb(long value) {
+        return set("slot_wal_warning_mb", value);
+    }
+
+    /** replication_method cdc: warn when the slot keeps more than this many MiB of WAL on the server (default 1024). From an environment variable. */
+    public DataSourcePostgres slotWalWarningMb(EnvRef value) {
+        return set("slot_wal_warning_mb", value);
+    }
+
     /** TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full. */
     public DataSourcePostgres sslmode(String value) {
         return set("sslmode", value);

@@ -51,6 +51,11 @@ public final class PostgresKinds implements KindProvider {
                                         "publication",
                                         "Publication of replication_method cdc (default"
                                                 + " skippr_<pipeline>)"),
+                                Field.integer(
+                                        "slot_wal_warning_mb",
+                                        "replication_method cdc: warn when the slot keeps more"
+                                                + " than this many MiB of WAL on the server"
+                                                + " (default 1024)"),
                                 CommonFields.SSLMODE,
                                 CommonFields.SSLROOTCERT)
                         .build(),

@@ -17,9 +17,13 @@ import org.apache.flink.util.function.SerializableSupplier;
  * @param publication the publication's name
  * @param committed reads the destination's committed positions while the job runs; null when the
  *     sink cannot be read from a task (the slot then moves only when a run starts)
+ * @param walWarningBytes how much WAL the slot may keep on the server before the reader warns
  */
 public record CdcSettings(
-        String slot, String publication, SerializableSupplier<Map<String, String>> committed)
+        String slot,
+        String publication,
+        SerializableSupplier<Map<String, String>> committed,
+        long walWarningBytes)
         implements Serializable {
     /** PostgreSQL's rule for slot names, used for publications too so both read the same. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9_]{1,63}");
@@ -50,7 +54,7 @@ public record CdcSettings(
                             + " cursor");
         }
         if (!"cdc".equals(method)) {
-            for (String field : new String[] {"slot_name", "publication"}) {
+            for (String field : new String[] {"slot_name", "publication", "slot_wal_warning_mb"}) {
                 if (s.string(field).isPresent()) {
                     throw error(
                             path + "." + field,
@@ -69,10 +73,20 @@ public record CdcSettings(
                             + " replication_method cursor");
         }
         String fallback = defaultName(context.pipeline());
+        long walWarningMb = s.integer("slot_wal_warning_mb").orElse(1024L);
+        if (walWarningMb < 1) {
+            throw error(
+                    path + ".slot_wal_warning_mb",
+                    "slot_wal_warning_mb is "
+                            + walWarningMb
+                            + ": give the MiB of WAL the slot may keep before Skippr warns, 1 or"
+                            + " more");
+        }
         return new CdcSettings(
                 name(s, "slot_name", "replication slot", fallback, path),
                 name(s, "publication", "publication", fallback, path),
-                context.committed());
+                context.committed(),
+                walWarningMb * 1024 * 1024);
     }
 
     /** {@code skippr_<pipeline>} in lower case, other characters as underscores, 63 at most. */

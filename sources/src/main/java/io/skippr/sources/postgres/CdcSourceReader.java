@@ -9,9 +9,12 @@ import io.skippr.core.record.StreamSchema;
 import io.skippr.sources.StreamBytes;
 import io.skippr.sources.postgres.cdc.Change;
 import io.skippr.sources.postgres.cdc.ChangeStream;
+import io.skippr.sources.postgres.cdc.SlotHealth;
 import io.skippr.sources.postgres.cdc.SpillSettings;
 import io.skippr.sources.postgres.cdc.Transaction;
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -28,6 +31,7 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,11 +75,18 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private static final long CONFIRM_NANOS = 1_000_000_000L;
     private long lastConfirm = System.nanoTime() - CONFIRM_NANOS;
     private long positionSent = -1;
+    private static final long HEALTH_NANOS = 60_000_000_000L;
+    private long lastHealth;
+    private volatile long slotRetainedBytes = -1;
+    private volatile long slotLagBytes = -1;
 
     CdcSourceReader(SourceReaderContext context, PostgresSourceConfig config) {
         this.context = context;
         this.config = config;
         this.bytes = new StreamBytes(context.metricGroup());
+        MetricGroup skippr = context.metricGroup().addGroup("skippr");
+        skippr.gauge("slotRetainedBytes", () -> slotRetainedBytes);
+        skippr.gauge("slotLagBytes", () -> slotLagBytes);
     }
 
     @Override
@@ -161,6 +172,30 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                                 config.startPositions(), current.tables(), cdc.slot()));
         if (committed > 0) {
             stream.confirm(committed); // the destination holds it: the slot may move there
+        }
+        checkSlot();
+    }
+
+    /**
+     * Reads what the slot keeps on the server into the reader's gauges and warns when it keeps more
+     * WAL than {@code slot_wal_warning_mb} or was invalidated: at the stream's start (the WAL kept
+     * while the pipeline was stopped) and at most once a minute while it runs.
+     */
+    private void checkSlot() {
+        lastHealth = System.nanoTime();
+        try (Connection c = config.connection().connect()) {
+            SlotHealth.read(c, config.cdc().slot())
+                    .ifPresent(
+                            health -> {
+                                slotRetainedBytes = health.retainedBytes();
+                                slotLagBytes = health.lagBytes();
+                                for (String warning :
+                                        health.warnings(config.cdc().walWarningBytes())) {
+                                    LOG.warn("{}", warning);
+                                }
+                            });
+        } catch (IOException | SQLException e) { // the next check tries again
+            LOG.warn("Could not read replication slot {}: {}", config.cdc().slot(), e.getMessage());
         }
     }
 
@@ -283,6 +318,9 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
      */
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws IOException {
+        if (stream != null && System.nanoTime() - lastHealth >= HEALTH_NANOS) {
+            checkSlot();
+        }
         var committed = config.cdc().committed();
         if (stream == null
                 || committed == null

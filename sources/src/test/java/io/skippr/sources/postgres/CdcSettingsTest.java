@@ -27,6 +27,18 @@ class CdcSettingsTest {
         CdcSettings s = cdc("Orders-EU", Map.of("replication_method", "cdc"), null);
         assertThat(s.slot()).isEqualTo("skippr_orders_eu");
         assertThat(s.publication()).isEqualTo("skippr_orders_eu");
+        assertThat(s.walWarningBytes()).isEqualTo(1024L * 1024 * 1024);
+        assertThat(
+                        cdc(
+                                        "p",
+                                        Map.of(
+                                                "replication_method",
+                                                "cdc",
+                                                "slot_wal_warning_mb",
+                                                3L),
+                                        null)
+                                .walWarningBytes())
+                .isEqualTo(3L * 1024 * 1024);
         assertThat(CdcSettings.defaultName("x".repeat(80))).hasSize(63);
     }
 
@@ -60,6 +72,24 @@ class CdcSettingsTest {
                         "data_sources.app_db.Postgres.slot_name: slot_name is only used by"
                                 + " replication_method cdc: remove it, or set replication_method:"
                                 + " cdc");
+        assertThatThrownBy(() -> cdc("p", Map.of("slot_wal_warning_mb", 5L), null))
+                .hasMessageContaining(
+                        "data_sources.app_db.Postgres.slot_wal_warning_mb: slot_wal_warning_mb is"
+                                + " only used by replication_method cdc");
+        assertThatThrownBy(
+                        () ->
+                                cdc(
+                                        "p",
+                                        Map.of(
+                                                "replication_method",
+                                                "cdc",
+                                                "slot_wal_warning_mb",
+                                                0L),
+                                        null))
+                .hasMessageContaining(
+                        "data_sources.app_db.Postgres.slot_wal_warning_mb: slot_wal_warning_mb is 0:"
+                                + " give the MiB of WAL the slot may keep before Skippr warns, 1 or"
+                                + " more");
         assertThatThrownBy(
                         () ->
                                 cdc(
