@@ -20,6 +20,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,17 +40,19 @@ import picocli.CommandLine.Option;
                     + " missing, extra, duplicated or different. Reads both sides in read-only"
                     + " transactions and writes nothing.",
             "This version compares PostgreSQL data sources with Postgres, DuckDB and ClickHouse data"
-                    + " sinks,"
+                    + " sinks and LocalFile data sinks writing Parquet,"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
             "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
                     + " 2 configuration error."
         })
 public final class VerifyCommand implements Callable<Integer> {
-    static final List<String> SINKS = List.of("Postgres", "DuckDB", "ClickHouse");
+    static final List<String> SINKS = List.of("Postgres", "DuckDB", "ClickHouse", "LocalFile");
 
     /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
     private static final String LOCKED = " is locked by another process";
+
+    private static final String DUCKDB_IN_MEMORY = "jdbc:duckdb:";
 
     private static final String SINK_ADVICE = ": DuckDB lets one process at a time";
 
@@ -126,8 +129,8 @@ public final class VerifyCommand implements Callable<Integer> {
                             + sinkSettings.entry().name()
                             + " ("
                             + sinkKind
-                            + "); skipprd verify reads Postgres, DuckDB and ClickHouse data sinks"
-                            + " only in this version");
+                            + "); skipprd verify reads Postgres, DuckDB, ClickHouse and LocalFile"
+                            + " (Parquet) data sinks only in this version");
         }
         PostgresSourceConfig source =
                 PostgresSourceConfig.from(
@@ -152,6 +155,9 @@ public final class VerifyCommand implements Callable<Integer> {
                 return compare(src, source, Destination.clickHouse(database), mode);
             }
         }
+        if (sinkKind.equals("LocalFile")) {
+            return compareFiles(source, sinkSettings);
+        }
         SqlReadBack readBack = (SqlReadBack) Connectors.sink(sinkKind);
         SqlDatabase database = readBack.readOnly(sinkSettings);
         Canonical.Dialect sinkDialect =
@@ -175,6 +181,31 @@ public final class VerifyCommand implements Callable<Integer> {
                     Destination.sql(
                             dst, sinkDialect, database.dialect(), readBack.schema(sinkSettings)),
                     mode);
+        }
+    }
+
+    /** A LocalFile sink's committed Parquet files, read by an in-memory DuckDB. */
+    private int compareFiles(PostgresSourceConfig source, ResolvedSettings sinkSettings)
+            throws SQLException {
+        String format = sinkSettings.string("format").orElse("parquet");
+        if (!format.equals("parquet")) {
+            throw new UsageException(
+                    "pipeline '"
+                            + pipeline
+                            + "' loads data_sinks."
+                            + sinkSettings.entry().name()
+                            + " (LocalFile, format "
+                            + format
+                            + "); skipprd verify reads LocalFile data sinks writing parquet only"
+                            + " in this version");
+        }
+        Path root = Path.of(sinkSettings.requireString("path")).toAbsolutePath();
+        try (Connection src = open(() -> source.connection().connect(), "data source");
+                Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY)) {
+            readOnly(src, Canonical.Dialect.POSTGRES);
+            readOnly(dst, Canonical.Dialect.DUCKDB);
+            // file sinks only append: every row version once, the newest equal to the source
+            return compare(src, source, new FileDestination(dst, root, pipeline), WriteMode.APPEND);
         }
     }
 
