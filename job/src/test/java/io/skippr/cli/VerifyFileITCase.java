@@ -132,4 +132,35 @@ class VerifyFileITCase {
                                 + "mixed: different keys: 30, 40\n"
                                 + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
     }
+
+    @Test
+    void aStreamWithoutCommittedFilesIsAllMissingAndTextFormatsAreRefused() throws Exception {
+        config("parquet");
+        Path folder = dir.resolve("out").resolve("mixed");
+        Files.createDirectories(folder);
+        CliRun never = run("verify", "--pipeline", "mixed");
+        assertThat(never.exitCode()).as(never.all()).isEqualTo(1);
+        assertThat(never.out())
+                .isEqualTo(
+                        "stream  source rows  destination rows  missing  extra  duplicated"
+                                + "  different\n"
+                                + "mixed          3000                 0     3000      0"
+                                + "           0          0\n"
+                                + "mixed: destination table "
+                                + folder
+                                + " does not exist\n"
+                                + "mixed: missing keys: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2990"
+                                + " more\n"
+                                + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
+
+        config("jsonl");
+        assertThat(run("verify", "--pipeline", "mixed"))
+                .isEqualTo(
+                        new CliRun(
+                                2,
+                                "",
+                                "error: pipeline 'mixed' loads data_sinks.files (LocalFile, format"
+                                        + " jsonl); skipprd verify reads LocalFile data sinks"
+                                        + " writing parquet only in this version\n"));
+    }
 }
