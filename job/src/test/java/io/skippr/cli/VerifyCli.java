@@ -7,6 +7,25 @@ import java.util.Map;
 
 /** {@code skipprd} runs of the verify tests, and the table of mixed types they compare. */
 final class VerifyCli {
+    /** The table verify prints for the 3000 rows of {@link #mixedTable} loaded equal. */
+    static final String MIXED_EQUAL =
+            "stream  source rows  destination rows  missing  extra  duplicated  different\n"
+                    + "mixed          3000              3000        0      0           0          0\n"
+                    + "All 1 streams of pipeline mixed match.\n";
+
+    /**
+     * The table verify prints for them with key 10 deleted, 20 duplicated, 30 and 40 changed and
+     * 100000 added.
+     */
+    static final String MIXED_BROKEN =
+            "stream  source rows  destination rows  missing  extra  duplicated  different\n"
+                    + "mixed          3000              3001        1      1           1          2\n"
+                    + "mixed: missing keys: 10\n"
+                    + "mixed: extra keys: 100000\n"
+                    + "mixed: duplicated keys: 20\n"
+                    + "mixed: different keys: 30, 40\n"
+                    + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n";
+
     private VerifyCli() {}
 
     /** The test PostgreSQL's password, and the state folder in {@code dir}. */

@@ -12,9 +12,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,12 +42,6 @@ class VerifyFileITCase {
         pg.close();
     }
 
-    private Map<String, String> env() {
-        Map<String, String> env = new HashMap<>(TestPostgres.passwordEnv());
-        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        return env;
-    }
-
     private void config(String format) throws IOException {
         Files.writeString(
                 dir.resolve("skippr.yml"),
@@ -65,20 +57,14 @@ class VerifyFileITCase {
                         + "\n");
     }
 
-    /** {@code skipprd <command> --config skippr.yml <args>}. */
-    private CliRun run(String command, String... args) {
-        String[] all = new String[args.length + 3];
-        all[0] = command;
-        all[1] = "--config";
-        all[2] = dir.resolve("skippr.yml").toString();
-        System.arraycopy(args, 0, all, 3, args.length);
-        return CliRun.run(dir, env(), all);
+    private CliRun verify() {
+        return VerifyCli.verify(dir, "mixed");
     }
 
     @Test
     void parquetFilesAreEqualThenBrokenKeysAreNamed() throws Exception {
         config("parquet");
-        CliRun sync = run("sync", "--pipeline", "mixed", "--once");
+        CliRun sync = VerifyCli.syncOnce(dir, "mixed");
         assertThat(sync.exitCode()).as(sync.all()).isZero();
         List<String> committed = new CommitLog(dir.resolve("out")).committedFiles();
         assertThat(committed).isNotEmpty().allMatch(f -> f.contains("/mixed/"));
@@ -87,15 +73,9 @@ class VerifyFileITCase {
         // its commit) is not read: its rows would be duplicates
         Path first = Path.of(committed.get(0));
         Files.copy(first, first.resolveSibling("mixed-999999-000-000000-000000.parquet"));
-        CliRun equal = run("verify", "--pipeline", "mixed");
+        CliRun equal = verify();
         assertThat(equal.exitCode()).as(equal.all()).isZero();
-        assertThat(equal.out())
-                .isEqualTo(
-                        "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
-                                + "mixed          3000              3000        0      0"
-                                + "           0          0\n"
-                                + "All 1 streams of pipeline mixed match.\n");
+        assertThat(equal.out()).isEqualTo(VerifyCli.MIXED_EQUAL);
 
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
                 Statement s = c.createStatement()) {
@@ -118,19 +98,9 @@ class VerifyFileITCase {
                 Files.move(rewritten, Path.of(file), StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        CliRun broken = run("verify", "--pipeline", "mixed");
+        CliRun broken = verify();
         assertThat(broken.exitCode()).as(broken.all()).isEqualTo(1);
-        assertThat(broken.out())
-                .isEqualTo(
-                        "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
-                                + "mixed          3000              3001        1      1"
-                                + "           1          2\n"
-                                + "mixed: missing keys: 10\n"
-                                + "mixed: extra keys: 100000\n"
-                                + "mixed: duplicated keys: 20\n"
-                                + "mixed: different keys: 30, 40\n"
-                                + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
+        assertThat(broken.out()).isEqualTo(VerifyCli.MIXED_BROKEN);
     }
 
     @Test
@@ -138,7 +108,7 @@ class VerifyFileITCase {
         config("parquet");
         Path folder = dir.resolve("out").resolve("mixed");
         Files.createDirectories(folder);
-        CliRun never = run("verify", "--pipeline", "mixed");
+        CliRun never = verify();
         assertThat(never.exitCode()).as(never.all()).isEqualTo(1);
         assertThat(never.out())
                 .isEqualTo(
@@ -154,7 +124,7 @@ class VerifyFileITCase {
                                 + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
 
         config("jsonl");
-        assertThat(run("verify", "--pipeline", "mixed"))
+        assertThat(verify())
                 .isEqualTo(
                         new CliRun(
                                 2,

@@ -154,13 +154,7 @@ class VerifyITCase {
     private void assertEqual() throws IOException {
         CliRun run = verify("--pipeline", "mixed");
         assertThat(run.exitCode()).as(run.all()).isZero();
-        assertThat(run.out())
-                .isEqualTo(
-                        "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
-                                + "mixed          3000              3000        0      0"
-                                + "           0          0\n"
-                                + "All 1 streams of pipeline mixed match.\n");
+        assertThat(run.out()).isEqualTo(VerifyCli.MIXED_EQUAL);
         assertThat(run.err()).contains("verify: mixed: 3000 source rows, 3000 destination");
         CliRun json = verify("--pipeline", "mixed", "--json");
         assertThat(json.exitCode()).isZero();
@@ -191,17 +185,7 @@ class VerifyITCase {
     private void assertBroken() throws IOException {
         CliRun run = verify("--pipeline", "mixed");
         assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
-        assertThat(run.out())
-                .isEqualTo(
-                        "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
-                                + "mixed          3000              3001        1      1"
-                                + "           1          2\n"
-                                + "mixed: missing keys: 10\n"
-                                + "mixed: extra keys: 100000\n"
-                                + "mixed: duplicated keys: 20\n"
-                                + "mixed: different keys: 30, 40\n"
-                                + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
+        assertThat(run.out()).isEqualTo(VerifyCli.MIXED_BROKEN);
         CliRun json = verify("--pipeline", "mixed", "--json", "--stream", "mixed");
         assertThat(json.exitCode()).isEqualTo(1);
         JsonNode stream = JSON.readTree(json.out()).get("streams").get(0);
