@@ -118,7 +118,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres, DuckDB or ClickHouse)");
+                            + " data sink it loads (Postgres, DuckDB, ClickHouse or LocalFile)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
         if (!SINKS.contains(sinkKind)) {
