@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
@@ -728,7 +729,7 @@ class PostgresCdcITCase {
             try (var chk = Files.list(job)) {
                 return chk.filter(p -> p.getFileName().toString().startsWith("chk-"))
                         .max(
-                                java.util.Comparator.comparingLong(
+                                Comparator.comparingLong(
                                         p ->
                                                 Long.parseLong(
                                                         p.getFileName().toString().substring(4))))

@@ -1,6 +1,7 @@
 package io.skippr.cli.verify;
 
 import io.skippr.sinks.files.JsonText;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -18,7 +19,7 @@ final class VerifyReport {
     }
 
     static String table(String pipeline, List<StreamReport> reports) {
-        List<String[]> rows = new java.util.ArrayList<>();
+        List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (StreamReport r : reports) {
             rows.add(

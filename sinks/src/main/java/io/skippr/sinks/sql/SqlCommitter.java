@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,7 +81,7 @@ public final class SqlCommitter implements Committer<SqlCommittable> {
         }
     }
 
-    private static final java.util.Comparator<List<Long>> KEYS =
+    private static final Comparator<List<Long>> KEYS =
             (a, b) -> {
                 for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
                     int cmp = Long.compare(a.get(i), b.get(i));

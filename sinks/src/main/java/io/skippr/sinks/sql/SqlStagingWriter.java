@@ -15,6 +15,7 @@ import io.skippr.sinks.writer.StreamUnits;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 
@@ -63,7 +65,7 @@ public final class SqlStagingWriter
      * Per stream, the read positions of the input: a bounded run's, for its end committable; a
      * continuous run's since the last checkpoint, for that checkpoint's marker row.
      */
-    private final Map<String, String> readPositions = new java.util.TreeMap<>();
+    private final Map<String, String> readPositions = new TreeMap<>();
 
     private long batch;
 
@@ -192,7 +194,7 @@ public final class SqlStagingWriter
      */
     public static Map<String, StreamSchema> owedTables(SqlSinkSettings settings, Connection c)
             throws SQLException, IOException {
-        Map<String, StreamSchema> out = new java.util.TreeMap<>();
+        Map<String, StreamSchema> out = new TreeMap<>();
         for (SqlDialect.StagingInfo info : ours(settings, c)) {
             StreamSchema schema = owedSchema(info.comment());
             if (schema != null) {
@@ -215,7 +217,7 @@ public final class SqlStagingWriter
     /** The staging tables whose comment names this pipeline and sink. */
     private static List<SqlDialect.StagingInfo> ours(SqlSinkSettings settings, Connection c)
             throws SQLException, IOException {
-        List<SqlDialect.StagingInfo> out = new java.util.ArrayList<>();
+        List<SqlDialect.StagingInfo> out = new ArrayList<>();
         for (SqlDialect.StagingInfo info : settings.database().staging().list(c, settings)) {
             StagingMeta meta = meta(info.comment());
             if (meta != null

@@ -8,6 +8,7 @@ import io.skippr.core.record.DataType;
 import io.skippr.core.record.StreamSchema;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SqlCommittableSerializerTest {
@@ -39,7 +40,7 @@ class SqlCommittableSerializerTest {
                         99,
                         "12.50",
                         "DECIMAL");
-        SqlCommittable end = SqlCommittable.end(3, 1, 2, 0, 0, java.util.Map.of());
+        SqlCommittable end = SqlCommittable.end(3, 1, 2, 0, 0, Map.of());
 
         for (SqlCommittable c : List.of(rows, end)) {
             assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(c)))

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The committed positions of a CDC stream: entries {@code cdc <slot> <end LSN>}, 16 hex digits, so
@@ -58,7 +59,7 @@ final class CdcPositions {
     /** The highest entry per slot when every entry is a CDC entry; null otherwise. */
     static String compact(String position) {
         Set<String> entries = ReadPositions.entries(position);
-        java.util.Map<String, String> top = new java.util.TreeMap<>();
+        Map<String, String> top = new TreeMap<>();
         for (String entry : entries) {
             if (!entry.startsWith(PREFIX)) {
                 return null;

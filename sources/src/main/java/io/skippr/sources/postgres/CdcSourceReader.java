@@ -30,8 +30,10 @@ import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.function.SerializableSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,8 +114,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                 snapshotReader =
                         new PostgresSplitReader(config.connection(), false, current.snapshotName());
                 snapshotReader.handleSplitsChanges(
-                        new org.apache.flink.connector.base.source.reader.splitreader
-                                .SplitsAddition<>(List.of(current.snapshot())));
+                        new SplitsAddition<>(List.of(current.snapshot())));
                 snapshotState = new PostgresSplitState(current.snapshot());
                 emitter = new PostgresRecordEmitter(bytes);
             } else {
@@ -321,7 +322,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         if (stream != null && System.nanoTime() - lastHealth >= HEALTH_NANOS) {
             checkSlot();
         }
-        var committed = config.cdc().committed();
+        SerializableSupplier<Map<String, String>> committed = config.cdc().committed();
         if (stream == null
                 || committed == null
                 || System.nanoTime() - lastConfirm < CONFIRM_NANOS) {

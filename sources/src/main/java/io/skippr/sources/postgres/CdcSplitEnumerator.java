@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -229,7 +230,7 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
     @Override
     public synchronized void addSplitsBack(List<CdcSplit> splits, int subtaskId) {
         List<CdcSplit> reversed = new ArrayList<>(splits);
-        java.util.Collections.reverse(reversed);
+        Collections.reverse(reversed);
         for (CdcSplit split : reversed) {
             if (split.isSnapshot()) {
                 pending.addFirst(split);

@@ -15,6 +15,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
@@ -303,7 +305,7 @@ final class PostgresSplitReader implements SplitReader<ReadRecord, PostgresSplit
         if (earlier == null) {
             return now;
         }
-        java.util.Set<Long> all = new java.util.TreeSet<>(earlier);
+        Set<Long> all = new TreeSet<>(earlier);
         all.addAll(now);
         return List.copyOf(all);
     }
