@@ -6,11 +6,9 @@ import io.skippr.job.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -61,12 +59,6 @@ class CdcOnceCliITCase {
     void tearDown() throws Exception {
         try {
             // the run's walsender may outlive its process for a moment: WAIT until it lets go
-            Properties replication = new Properties();
-            replication.setProperty("user", TestPostgres.env("SKIPPR_TEST_PG_USER"));
-            replication.setProperty("password", TestPostgres.env("SKIPPR_TEST_PG_PASSWORD"));
-            replication.setProperty("replication", "database");
-            replication.setProperty("preferQueryMode", "simple");
-            replication.setProperty("assumeMinServerVersion", "10");
             try (Connection c = pg.connect();
                     Statement st = c.createStatement()) {
                 if (!pg.one(
@@ -74,16 +66,7 @@ class CdcOnceCliITCase {
                                         + slot
                                         + "'")
                         .equals(List.of("0"))) {
-                    try (Connection r =
-                                    DriverManager.getConnection(
-                                            "jdbc:postgresql://"
-                                                    + TestPostgres.env("SKIPPR_TEST_PG_HOST")
-                                                    + ":"
-                                                    + TestPostgres.env("SKIPPR_TEST_PG_PORT")
-                                                    + "/"
-                                                    + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
-                                                    + "?sslmode=disable",
-                                            replication);
+                    try (Connection r = TestPostgres.replicationConnection();
                             Statement rs = r.createStatement()) {
                         rs.execute("DROP_REPLICATION_SLOT \"" + slot + "\" WAIT");
                     }

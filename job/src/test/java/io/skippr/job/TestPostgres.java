@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -66,15 +67,31 @@ public final class TestPostgres implements AutoCloseable {
 
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(
-                "jdbc:postgresql://"
-                        + env("SKIPPR_TEST_PG_HOST")
-                        + ":"
-                        + env("SKIPPR_TEST_PG_PORT")
-                        + "/"
-                        + env("SKIPPR_TEST_PG_DATABASE")
-                        + "?sslmode=disable",
-                env("SKIPPR_TEST_PG_USER"),
-                env("SKIPPR_TEST_PG_PASSWORD"));
+                url(), env("SKIPPR_TEST_PG_USER"), env("SKIPPR_TEST_PG_PASSWORD"));
+    }
+
+    /**
+     * A logical replication connection (protocol commands such as {@code DROP_REPLICATION_SLOT ...
+     * WAIT}).
+     */
+    public static Connection replicationConnection() throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", env("SKIPPR_TEST_PG_USER"));
+        props.setProperty("password", env("SKIPPR_TEST_PG_PASSWORD"));
+        props.setProperty("replication", "database");
+        props.setProperty("assumeMinServerVersion", "10");
+        props.setProperty("preferQueryMode", "simple");
+        return DriverManager.getConnection(url(), props);
+    }
+
+    private static String url() {
+        return "jdbc:postgresql://"
+                + env("SKIPPR_TEST_PG_HOST")
+                + ":"
+                + env("SKIPPR_TEST_PG_PORT")
+                + "/"
+                + env("SKIPPR_TEST_PG_DATABASE")
+                + "?sslmode=disable";
     }
 
     public void exec(String... sql) throws SQLException {

@@ -23,6 +23,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -670,11 +671,14 @@ class ChangeStreamITCase {
         boolean holds() throws Exception;
     }
 
-    /** Polls {@code condition} every 20 ms until it holds or 10 s have passed. */
+    /** Polls {@code condition} every 20 ms until it holds; fails naming {@code what} after 10 s. */
     private static void await(String what, Condition condition) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.holds() && System.nanoTime() < deadline) {
-            Thread.sleep(20); // the poll interval; the deadline bounds the wait
+        while (!condition.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 10 s: " + what);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
         }
     }
 
