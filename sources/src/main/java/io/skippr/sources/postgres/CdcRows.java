@@ -10,6 +10,7 @@ import io.skippr.sources.postgres.cdc.ChangeColumn;
 import io.skippr.sources.postgres.cdc.ColumnValue;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,6 +26,8 @@ final class CdcRows {
     static final String LSN = "_skippr_lsn";
     static final String OP = "_skippr_op";
     static final String SNAPSHOT_OP = "snapshot";
+
+    private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
     private CdcRows() {}
 
@@ -94,7 +97,10 @@ final class CdcRows {
      * commitLsn}.
      */
     static String lsn(long commitLsn, long index) {
-        return String.format(Locale.ROOT, "%016X%08X", commitLsn, index);
+        if (index >>> 32 != 0) { // never in practice: 4 billion changes in one transaction
+            return String.format(Locale.ROOT, "%016X%08X", commitLsn, index);
+        }
+        return HEX.toHexDigits(commitLsn) + HEX.toHexDigits((int) index); // once per change
     }
 
     /**

@@ -65,6 +65,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     // stream split
     private ChangeStream stream;
     private Map<String, TableInfo> tables;
+    private final Map<String, StreamSchema> schemas = new HashMap<>(); // by key of tables
     private final Map<String, Long> announced = new HashMap<>(); // stream -> schema version
     private Transaction transaction;
     private Iterator<Change> changes;
@@ -150,6 +151,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
 
     private void openStream() throws IOException {
         tables = new HashMap<>();
+        schemas.clear();
         for (TableInfo table : current.tables()) {
             tables.put(table.schema() + "." + table.table(), table);
         }
@@ -233,7 +235,8 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             if (transaction.commitLsn() == partialCommitLsn && delivered <= partialCount) {
                 continue; // delivered before the restart
             }
-            TableInfo table = tables.get(change.schema() + "." + change.table());
+            String key = change.schema() + "." + change.table();
+            TableInfo table = tables.get(key);
             if (table == null || change.op() == Change.Op.TRUNCATE) {
                 if (table != null) {
                     LOG.warn("TRUNCATE of {} is not applied to the destination", table);
@@ -242,10 +245,11 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             }
             TableInfo evolved = CdcRows.withColumns(table, change.columns());
             if (evolved != table) { // a Relation message with other columns: ALTER TABLE
-                tables.put(change.schema() + "." + change.table(), evolved);
+                tables.put(key, evolved);
+                schemas.remove(key);
                 table = evolved;
             }
-            StreamSchema schema = CdcRows.schema(table);
+            StreamSchema schema = schemas.computeIfAbsent(key, k -> CdcRows.schema(tables.get(k)));
             Long version = announced.get(table.stream());
             if (version == null || version != schema.version()) {
                 output.collect(new SchemaChange(schema));

@@ -126,5 +126,7 @@ class CdcSettingsTest {
         assertThat(CdcRows.lsn(0x5E24E30, 0)).isEqualTo("0000000005E24E3000000000");
         assertThat(CdcRows.lsn(0x5E24E30, 0)).isLessThan(CdcRows.lsn(0x5E24E30, 1));
         assertThat(CdcRows.lsn(0x5E24E30, 0xFFFF)).isLessThan(CdcRows.lsn(0x100000000L, 1));
+        assertThat(CdcRows.lsn(0xABCDEF0123456789L, 0xFFFFFFFFL))
+                .isEqualTo("ABCDEF0123456789FFFFFFFF");
     }
 }
