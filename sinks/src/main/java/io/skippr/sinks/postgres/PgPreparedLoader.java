@@ -306,6 +306,16 @@ final class PgPreparedLoader implements StagingLoader {
         }
     }
 
+    @Override
+    public void pause() throws IOException {
+        try {
+            endActive();
+        } catch (SQLException e) {
+            abandon();
+            throw database.failure("ending a COPY into a staging table", e);
+        }
+    }
+
     private void endActive() throws SQLException {
         if (active != null) {
             CopyIn ending = active;

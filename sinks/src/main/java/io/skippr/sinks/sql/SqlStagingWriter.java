@@ -317,6 +317,7 @@ public final class SqlStagingWriter
         }
         if (settings.mode() != WriteMode.REPLACE) {
             String table = names.table(schema.stream());
+            loader.pause(); // the connection may be in a COPY of another stream's rows
             try {
                 LinkedHashMap<String, String> existing =
                         dialect.columns(connection, settings.schema(), table);

@@ -14,6 +14,13 @@ public interface StagingLoader extends AutoCloseable {
     /** Adds a row to {@code table}; it may be buffered until {@link #finish}. */
     void write(StagingTable table, Row row, long seq) throws IOException;
 
+    /**
+     * Ends a load in progress on the writer's connection (PostgreSQL: an open COPY), so the writer
+     * may run other statements on it; the next {@link #write} starts another. Buffered rows stay
+     * buffered.
+     */
+    default void pause() throws IOException {}
+
     /** Sends whatever is buffered: afterwards every written row is durable in its table. */
     void finish() throws IOException;
 
