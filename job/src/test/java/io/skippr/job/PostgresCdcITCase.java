@@ -10,12 +10,15 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.commons.lang3.exception.ExceptionUtils;
@@ -58,6 +61,9 @@ class PostgresCdcITCase {
     private TestPostgres source;
     private TestPostgres sink;
     private String slot;
+
+    /** The source tables the pipeline reads. */
+    private List<String> tables = List.of("items");
 
     @BeforeEach
     void tables() throws Exception {
@@ -117,7 +123,7 @@ class PostgresCdcITCase {
                         + mode
                         + "\n"
                         + "data_sources:\n  app_db:\n"
-                        + source.sourceYaml("items", null)
+                        + source.sourceYaml(tables, null)
                         + "      replication_method: cdc\n      slot_name: "
                         + slot
                         + "\n      publication: "
@@ -275,6 +281,171 @@ class PostgresCdcITCase {
         List<String> expected = rows(source, "items");
         assertThat(rows(sink, "items")).isEqualTo(expected);
         assertThat(expected.size()).isLessThan(3400); // the deletes happened
+    }
+
+    /** A second table, {@code extra}, of 20,000 rows with the columns of {@code items}. */
+    private void createExtra() throws Exception {
+        source.exec(
+                "CREATE TABLE extra (id bigint PRIMARY KEY, name text NOT NULL,"
+                        + " amount numeric(12,2), note text)",
+                "INSERT INTO extra SELECT i, 'extra ' || i, i * 2.5, repeat('e', i % 40)"
+                        + " FROM generate_series(1, 20000) i");
+    }
+
+    /**
+     * Inserts, updates and deletes in {@code extra}, three transactions a round, on another thread
+     * until closed (at least three rounds).
+     */
+    private final class ExtraWriter implements AutoCloseable {
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final CompletableFuture<Integer> rounds;
+
+        ExtraWriter() {
+            rounds = CompletableFuture.supplyAsync(this::write);
+        }
+
+        private int write() {
+            int round = 0;
+            try (Connection c = source.connect();
+                    Statement st = c.createStatement()) {
+                st.execute("SET search_path TO \"" + source.schema + "\"");
+                while (!stop.get() || round < 3) {
+                    round++;
+                    int base = 100_000 + 10 * round;
+                    st.executeUpdate(
+                            "INSERT INTO extra SELECT i, 'w ' || i, i, NULL FROM generate_series("
+                                    + base
+                                    + ", "
+                                    + (base + 9)
+                                    + ") i");
+                    st.executeUpdate(
+                            "UPDATE extra SET amount = amount + 1, note = 'r"
+                                    + round
+                                    + "' WHERE id % 97 = "
+                                    + round % 97);
+                    st.executeUpdate(
+                            "DELETE FROM extra WHERE id IN ("
+                                    + (7 * round)
+                                    + ", "
+                                    + (base + 3)
+                                    + ")");
+                    LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // pacing, not waiting
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return round;
+        }
+
+        @Override
+        public void close() throws Exception {
+            stop.set(true);
+            assertThat(rounds.get()).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    private boolean sinkEquals(String table) {
+        try {
+            return rows(sink, table).equals(rows(source, table));
+        } catch (Exception e) { // the table may not exist yet
+            return false;
+        }
+    }
+
+    private boolean sinkHas(String table) {
+        try (Connection c = sink.connect()) {
+            return query(
+                            c,
+                            "SELECT count(*) FROM information_schema.tables WHERE table_schema = '"
+                                    + sink.schema
+                                    + "' AND table_name = '"
+                                    + table
+                                    + "'")
+                    .equals(List.of("1"));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The temporary slots of added tables' snapshots still on the server. */
+    private long temporarySlots() {
+        try (Connection c = source.connect()) {
+            return Long.parseLong(
+                    query(
+                                    c,
+                                    "SELECT count(*) FROM pg_replication_slots WHERE slot_name LIKE '"
+                                            + slot
+                                            + "\\_add\\_%'")
+                            .get(0));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A table added to the configuration of a continuous pipeline, restored from its checkpoint:
+     * its rows, changed before, while and after it is snapshotted, reach the destination once (md5
+     * per key equal), and the first table is unaffected.
+     */
+    @Test
+    void aTableAddedToAContinuousPipelineIsSnapshottedThenStreamedAfterARestore() throws Exception {
+        createExtra();
+        JobClient first = start(null);
+        try {
+            await("snapshot in the destination", this::sinkEqualsSource);
+            change(1);
+            await("round 1 in the destination", this::sinkEqualsSource);
+        } finally {
+            first.cancel().get();
+            first.getJobExecutionResult().handle((r, e) -> null).get();
+        }
+        assertThat(sinkHas("extra")).isFalse();
+        tables = List.of("items", "extra");
+        JobClient second = null;
+        try {
+            try (ExtraWriter writer = new ExtraWriter()) {
+                second = start(latestCheckpoint());
+                await("extra in the destination", () -> sinkHas("extra"));
+                change(2);
+            }
+            changes(
+                    "UPDATE extra SET name = name || '!' WHERE id % 5 = 0",
+                    "DELETE FROM extra WHERE id % 31 = 0");
+            change(3);
+            await("items and extra equal", () -> sinkEquals("items") && sinkEquals("extra"));
+            assertThat(rows(sink, "extra")).hasSizeGreaterThan(18_000);
+            assertConfirmedNotPastCommitted();
+            await("temporary slot dropped", () -> temporarySlots() == 0);
+        } finally {
+            if (second != null) {
+                second.cancel().get();
+                second.getJobExecutionResult().handle((r, e) -> null).get();
+            }
+        }
+    }
+
+    /**
+     * A table added between {@code --once} runs: the run on the committed positions snapshots it
+     * while it changes, and the next applies the changes after.
+     */
+    @Test
+    void aTableAddedBetweenOnceRunsIsSnapshottedThenStreamed() throws Exception {
+        createExtra();
+        once();
+        change(1);
+        tables = List.of("items", "extra");
+        try (ExtraWriter writer = new ExtraWriter()) {
+            once();
+        }
+        assertThat(rows(sink, "items")).isEqualTo(rows(source, "items"));
+        assertThat(temporarySlots()).isZero();
+        changes(
+                "UPDATE extra SET name = name || '!' WHERE id % 5 = 0",
+                "DELETE FROM extra WHERE id % 31 = 0");
+        change(2);
+        once();
+        assertThat(rows(sink, "items")).isEqualTo(rows(source, "items"));
+        assertThat(rows(sink, "extra")).hasSizeGreaterThan(18_000).isEqualTo(rows(source, "extra"));
     }
 
     @Test

@@ -33,12 +33,18 @@ public final class TestPostgres implements AutoCloseable {
 
     /** The data source entry for {@code table}, reading the password from ${PG_PASSWORD}. */
     public String sourceYaml(String table, String cursor) {
+        return sourceYaml(List.of(table), cursor);
+    }
+
+    /** A data source entry reading {@code tables} of the test schema. */
+    public String sourceYaml(List<String> tables, String cursor) {
         return connectionYaml()
                 + "      schema: "
                 + schema
-                + "\n      tables: ['"
-                + table.replace("'", "''")
-                + "']\n"
+                + "\n      tables: ["
+                + String.join(
+                        ", ", tables.stream().map(t -> "'" + t.replace("'", "''") + "'").toList())
+                + "]\n"
                 + (cursor == null ? "" : "      cursor_column: " + cursor + "\n");
     }
 

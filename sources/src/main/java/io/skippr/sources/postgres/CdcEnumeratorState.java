@@ -15,17 +15,26 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * @param unread ids of snapshot splits handed out and not reported read
  * @param streamReleased whether the stream split may be handed out: a continuous run releases it
  *     once a checkpoint completed after every snapshot split was read
+ * @param streams the streams (tables) the slot's stream delivers, added ones included; null when
+ *     unknown (a state written before tables could be added), then no table is added on restore
+ * @param added the tables added after the slot was made
  */
 record CdcEnumeratorState(
-        boolean planned, List<CdcSplit> pending, List<String> unread, boolean streamReleased) {
+        boolean planned,
+        List<CdcSplit> pending,
+        List<String> unread,
+        boolean streamReleased,
+        List<String> streams,
+        CdcAddedTables added) {
 
     static CdcEnumeratorState initial() {
-        return new CdcEnumeratorState(false, List.of(), List.of(), false);
+        return new CdcEnumeratorState(
+                false, List.of(), List.of(), false, List.of(), CdcAddedTables.NONE);
     }
 
     /** The state's bytes; bump {@link #VERSION} when this changes. */
     static final class Serializer implements SimpleVersionedSerializer<CdcEnumeratorState> {
-        static final int VERSION = 1;
+        static final int VERSION = 2;
         static final Serializer INSTANCE = new Serializer();
 
         @Override
@@ -43,12 +52,17 @@ record CdcEnumeratorState(
             }
             PostgresSerde.writeStrings(state.unread(), out);
             out.writeBoolean(state.streamReleased());
+            out.writeBoolean(state.streams() != null);
+            if (state.streams() != null) {
+                PostgresSerde.writeStrings(state.streams(), out);
+            }
+            state.added().write(out);
             return out.getCopyOfBuffer();
         }
 
         @Override
         public CdcEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-            if (version != VERSION) {
+            if (version != VERSION && version != 1) {
                 throw new IOException("Cannot read a CDC enumerator state of version " + version);
             }
             DataInputDeserializer in = new DataInputDeserializer(serialized);
@@ -56,10 +70,21 @@ record CdcEnumeratorState(
             int n = in.readInt();
             List<CdcSplit> pending = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                pending.add(CdcSplitSerializer.read(in));
+                pending.add(CdcSplitSerializer.read(in, version));
+            }
+            List<String> unread = PostgresSerde.readStrings(in);
+            boolean released = in.readBoolean();
+            if (version == 1) {
+                return new CdcEnumeratorState(
+                        planned, pending, unread, released, null, CdcAddedTables.NONE);
             }
             return new CdcEnumeratorState(
-                    planned, pending, PostgresSerde.readStrings(in), in.readBoolean());
+                    planned,
+                    pending,
+                    unread,
+                    released,
+                    in.readBoolean() ? PostgresSerde.readStrings(in) : null,
+                    CdcAddedTables.read(in));
         }
     }
 }

@@ -24,8 +24,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -44,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * reads the slot's transactions in commit order, each change a row with its operation; after whole
  * transactions it sends every table's position ({@link CdcPositions}), once per checkpoint, so a
  * checkpoint commits the LSN with the rows it covers.
+ *
+ * <p>While it streams, the reader also reads snapshot splits of tables added to the pipeline,
+ * alternating with the stream. Before the stream's first transaction it waits for the enumerator's
+ * {@link CdcTablesEvent}: it drops an added table's changes that commit at or before the table's
+ * snapshot point, waits at the first later one while the table is held, and commits no position for
+ * a held table.
  */
 final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSourceReader.class);
@@ -57,12 +65,17 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private CompletableFuture<Void> available = new CompletableFuture<>();
     private boolean noMoreSplits;
 
-    private CdcSplit current;
+    private CdcSplit current; // the snapshot split being read
     // snapshot split
     private PostgresSplitReader snapshotReader;
     private PostgresSplitState snapshotState;
     private PostgresRecordEmitter emitter;
     // stream split
+    private CdcSplit streamSplit;
+    private boolean tablesKnown; // the enumerator answered StreamOpened
+    private Change stalled; // the first change of a held table after its snapshot point
+    private static final long KEEPALIVE_NANOS = 5_000_000_000L;
+    private long lastKeepAlive;
     private ChangeStream stream;
     private Map<String, TableInfo> tables;
     private final Map<String, StreamSchema> schemas = new HashMap<>(); // by key of tables
@@ -102,30 +115,54 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     @Override
     public InputStatus pollNext(ReaderOutput<SourceRecord> output) throws Exception {
         if (current == null) {
-            current = queue.poll();
-            if (current == null) {
-                if (noMoreSplits) {
-                    return InputStatus.END_OF_INPUT;
-                }
-                available = new CompletableFuture<>();
-                return InputStatus.NOTHING_AVAILABLE;
-            }
-            LOG.info("Reading {}", current);
-            if (current.isSnapshot()) {
+            current = take(true);
+            if (current != null) {
+                LOG.info("Reading {}", current);
                 snapshotReader =
                         new PostgresSplitReader(config.connection(), false, current.snapshotName());
                 snapshotReader.handleSplitsChanges(
                         new SplitsAddition<>(List.of(current.snapshot())));
                 snapshotState = new PostgresSplitState(current.snapshot());
                 emitter = new PostgresRecordEmitter(bytes);
-            } else {
-                openStream();
             }
         }
-        return current.isSnapshot() ? readSnapshot(output) : readStream(output);
+        if (streamSplit == null) {
+            streamSplit = take(false);
+            if (streamSplit != null) {
+                LOG.info("Reading {}", streamSplit);
+                openStream();
+                context.sendSplitRequest(); // snapshot splits of added tables, alongside
+            }
+        }
+        if (current == null && streamSplit == null) {
+            if (noMoreSplits && queue.isEmpty()) {
+                return InputStatus.END_OF_INPUT;
+            }
+            available = new CompletableFuture<>();
+            return InputStatus.NOTHING_AVAILABLE;
+        }
+        if (current != null) {
+            readSnapshot(output);
+        }
+        if (streamSplit != null) {
+            readStream(output);
+        }
+        return InputStatus.MORE_AVAILABLE;
     }
 
-    private InputStatus readSnapshot(ReaderOutput<SourceRecord> output) throws IOException {
+    /** Removes the first queued snapshot split ({@code snapshot}) or the stream split; or null. */
+    private CdcSplit take(boolean snapshot) {
+        for (Iterator<CdcSplit> splits = queue.iterator(); splits.hasNext(); ) {
+            CdcSplit split = splits.next();
+            if (split.isSnapshot() == snapshot) {
+                splits.remove();
+                return split;
+            }
+        }
+        return null;
+    }
+
+    private void readSnapshot(ReaderOutput<SourceRecord> output) throws IOException {
         RecordsWithSplitIds<ReadRecord> batch = snapshotReader.fetch();
         SourceOutput<SourceRecord> cdc =
                 new SnapshotOutput(
@@ -146,18 +183,17 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             context.sendSplitRequest();
         }
         batch.recycle();
-        return InputStatus.MORE_AVAILABLE;
     }
 
     private void openStream() throws IOException {
         tables = new HashMap<>();
         schemas.clear();
-        for (TableInfo table : current.tables()) {
-            tables.put(table.schema() + "." + table.table(), table);
-        }
-        resumeLsn = current.resumeLsn();
-        partialCommitLsn = current.partialCommitLsn();
-        partialCount = current.partialCount();
+        addTables(streamSplit.tables());
+        tablesKnown = false;
+        stalled = null;
+        resumeLsn = streamSplit.resumeLsn();
+        partialCommitLsn = streamSplit.partialCommitLsn();
+        partialCount = streamSplit.partialCount();
         CdcSettings cdc = config.cdc();
         stream =
                 ChangeStream.open(
@@ -167,16 +203,51 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                         resumeLsn,
                         Duration.ofSeconds(10),
                         SpillSettings.defaults(),
-                        current.upTo() >= 0);
+                        streamSplit.upTo() >= 0);
         long committed =
                 Math.max(
-                        current.committedLsn(),
+                        streamSplit.committedLsn(),
                         CdcPositions.committed(
-                                config.startPositions(), current.tables(), cdc.slot()));
+                                config.startPositions(),
+                                streamSplit.positionedTables(),
+                                cdc.slot()));
         if (committed > 0) {
             stream.confirm(committed); // the destination holds it: the slot may move there
         }
         checkSlot();
+        context.sendSourceEventToCoordinator(new StreamOpened());
+    }
+
+    private void addTables(List<TableInfo> more) {
+        for (TableInfo table : more) {
+            tables.putIfAbsent(table.schema() + "." + table.table(), table);
+        }
+    }
+
+    /** The enumerator's added tables: they join the stream, and which are held is theirs. */
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof CdcTablesEvent added && streamSplit != null) {
+            streamSplit = streamSplit.withAdded(added.tables());
+            addTables(streamSplit.tables());
+            tablesKnown = true;
+            positionSent = -1; // released tables get their position
+            available.complete(null);
+        }
+    }
+
+    /**
+     * Waiting for the enumerator, or at a held table's change: keeps the replication connection
+     * alive, and yields the thread unless a snapshot split is being read.
+     */
+    private void idle() throws IOException {
+        if (System.nanoTime() - lastKeepAlive >= KEEPALIVE_NANOS) {
+            stream.keepAlive();
+            lastKeepAlive = System.nanoTime();
+        }
+        if (current == null) {
+            LockSupport.parkNanos(POLL.toNanos());
+        }
     }
 
     /**
@@ -202,36 +273,53 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         }
     }
 
-    private InputStatus readStream(ReaderOutput<SourceRecord> output) throws IOException {
+    private void readStream(ReaderOutput<SourceRecord> output) throws IOException {
+        if (!tablesKnown) {
+            idle();
+            return;
+        }
         if (changes == null) {
-            if (current.upTo() >= 0 && atEnd()) {
+            if (streamSplit.upTo() >= 0 && atEnd()) {
                 sendPositions(output);
                 stream.close();
                 stream = null;
-                current = null;
+                streamSplit = null;
                 context.sendSplitRequest();
-                return InputStatus.MORE_AVAILABLE;
+                return;
             }
             transaction = stream.next(POLL);
             if (transaction == null) {
                 sendPositionsIfDue(output);
-                return InputStatus.MORE_AVAILABLE;
+                return;
             }
             if (transaction.endLsn() <= resumeLsn
-                    || (current.upTo() >= 0 && transaction.commitLsn() >= current.upTo())) {
+                    || (streamSplit.upTo() >= 0 && transaction.commitLsn() >= streamSplit.upTo())) {
                 transaction.close(); // delivered before the restart, or after this run's end
                 transaction = null;
-                if (current.upTo() >= 0) {
+                if (streamSplit.upTo() >= 0) {
                     upToReached = true;
                 }
-                return InputStatus.MORE_AVAILABLE;
+                return;
             }
             changes = transaction.changes().iterator();
             delivered = 0;
         }
-        for (int n = 0; n < BATCH && changes.hasNext(); n++) {
-            Change change = changes.next();
-            delivered++;
+        CdcAddedTables added = streamSplit.added();
+        for (int n = 0; n < BATCH; n++) {
+            Change change;
+            if (stalled != null) {
+                if (added.held().contains(stalled.table())) {
+                    idle(); // until the enumerator releases the table
+                    return;
+                }
+                change = stalled;
+                stalled = null;
+            } else if (changes.hasNext()) {
+                change = changes.next();
+                delivered++;
+            } else {
+                break;
+            }
             if (transaction.commitLsn() == partialCommitLsn && delivered <= partialCount) {
                 continue; // delivered before the restart
             }
@@ -242,6 +330,13 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                     LOG.warn("TRUNCATE of {} is not applied to the destination", table);
                 }
                 continue;
+            }
+            if (transaction.commitLsn() <= added.consistentPoint(table.stream())) {
+                continue; // in the added table's snapshot
+            }
+            if (added.held().contains(table.stream())) {
+                stalled = change; // its snapshot may not be committed yet
+                break;
             }
             TableInfo evolved = CdcRows.withColumns(table, change.columns());
             if (evolved != table) { // a Relation message with other columns: ALTER TABLE
@@ -258,9 +353,9 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             Row row = CdcRows.changeRow(change, table, schema, delivered);
             output.collect(row);
         }
-        if (changes.hasNext()) {
+        if (stalled != null || changes.hasNext()) {
             partialCommitLsn = transaction.commitLsn();
-            partialCount = delivered;
+            partialCount = stalled != null ? delivered - 1 : delivered;
         } else {
             resumeLsn = transaction.endLsn();
             partialCommitLsn = 0;
@@ -270,16 +365,15 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             changes = null;
             sendPositionsIfDue(output);
         }
-        return InputStatus.MORE_AVAILABLE;
     }
 
     /** In a bounded run: whether every transaction that committed before its end was read. */
     private boolean atEnd() {
-        if (upToReached || resumeLsn >= current.upTo()) {
+        if (upToReached || resumeLsn >= streamSplit.upTo()) {
             return true;
         }
         // the marker the enumerator wrote at upTo: every transaction before it came first
-        return stream.markerLsn() >= current.upTo();
+        return stream.markerLsn() >= streamSplit.upTo();
     }
 
     private void sendPositionsIfDue(ReaderOutput<SourceRecord> output) {
@@ -295,7 +389,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         }
         String position =
                 ReadPositions.of(List.of(CdcPositions.entry(config.cdc().slot(), resumeLsn)));
-        for (TableInfo table : current.tables()) {
+        for (TableInfo table : streamSplit.positionedTables()) {
             output.collect(new ReadPosition(table.stream(), position));
         }
         positionSent = resumeLsn;
@@ -306,10 +400,10 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     public List<CdcSplit> snapshotState(long checkpointId) {
         List<CdcSplit> state = new ArrayList<>();
         if (current != null) {
-            state.add(
-                    current.isSnapshot()
-                            ? current.withSnapshot(snapshotState.toSplit())
-                            : current.withStream(resumeLsn, partialCommitLsn, partialCount));
+            state.add(current.withSnapshot(snapshotState.toSplit()));
+        }
+        if (streamSplit != null) {
+            state.add(streamSplit.withStream(resumeLsn, partialCommitLsn, partialCount));
         }
         state.addAll(queue);
         positionDue = true; // the next checkpoint commits where the stream is then
@@ -335,7 +429,9 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         lastConfirm = System.nanoTime();
         long lsn;
         try {
-            lsn = CdcPositions.committed(committed.get(), current.tables(), config.cdc().slot());
+            lsn =
+                    CdcPositions.committed(
+                            committed.get(), streamSplit.positionedTables(), config.cdc().slot());
         } catch (RuntimeException e) { // the next checkpoint tries again
             LOG.warn("Could not read the destination's committed positions: {}", e.getMessage());
             return;

@@ -1,6 +1,9 @@
 package io.skippr.sources.postgres;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -19,6 +22,8 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param committedLsn the slot position the destination holds, confirmed when the stream starts
  * @param upTo for a bounded run, the server's WAL position at its start: the stream ends there; -1
  *     for a continuous run
+ * @param added for the stream split, the tables of {@code tables} added after the slot was made
+ *     (see {@link CdcAddedTables})
  */
 public record CdcSplit(
         String splitId,
@@ -30,7 +35,8 @@ public record CdcSplit(
         long partialCommitLsn,
         long partialCount,
         long committedLsn,
-        long upTo)
+        long upTo,
+        CdcAddedTables added)
         implements SourceSplit {
 
     public CdcSplit {
@@ -41,11 +47,32 @@ public record CdcSplit(
 
     static CdcSplit snapshot(PostgresSplit split, String snapshotName, long consistentPoint) {
         return new CdcSplit(
-                split.splitId(), split, snapshotName, consistentPoint, List.of(), 0, 0, 0, 0, -1);
+                split.splitId(),
+                split,
+                snapshotName,
+                consistentPoint,
+                List.of(),
+                0,
+                0,
+                0,
+                0,
+                -1,
+                CdcAddedTables.NONE);
     }
 
     static CdcSplit stream(List<TableInfo> tables, long resumeLsn, long committedLsn, long upTo) {
-        return new CdcSplit(STREAM_ID, null, null, 0, tables, resumeLsn, 0, 0, committedLsn, upTo);
+        return new CdcSplit(
+                STREAM_ID,
+                null,
+                null,
+                0,
+                tables,
+                resumeLsn,
+                0,
+                0,
+                committedLsn,
+                upTo,
+                CdcAddedTables.NONE);
     }
 
     boolean isSnapshot() {
@@ -54,12 +81,66 @@ public record CdcSplit(
 
     CdcSplit withSnapshot(PostgresSplit progress) {
         return new CdcSplit(
-                splitId, progress, snapshotName, consistentPoint, tables, 0, 0, 0, 0, -1);
+                splitId,
+                progress,
+                snapshotName,
+                consistentPoint,
+                tables,
+                0,
+                0,
+                0,
+                0,
+                -1,
+                CdcAddedTables.NONE);
     }
 
     CdcSplit withStream(long resume, long partialCommit, long partial) {
         return new CdcSplit(
-                splitId, null, null, 0, tables, resume, partialCommit, partial, committedLsn, upTo);
+                splitId,
+                null,
+                null,
+                0,
+                tables,
+                resume,
+                partialCommit,
+                partial,
+                committedLsn,
+                upTo,
+                added);
+    }
+
+    /**
+     * The stream split with the enumerator's {@code latest} added tables: those it lacks join
+     * {@link #tables}, and which are held is {@code latest}'s.
+     */
+    CdcSplit withAdded(CdcAddedTables latest) {
+        List<TableInfo> all = new ArrayList<>(tables);
+        Set<String> streams = new HashSet<>();
+        for (TableInfo table : tables) {
+            streams.add(table.stream());
+        }
+        for (TableInfo table : latest.tables()) {
+            if (streams.add(table.stream())) {
+                all.add(table);
+            }
+        }
+        return new CdcSplit(
+                splitId,
+                null,
+                null,
+                0,
+                all,
+                resumeLsn,
+                partialCommitLsn,
+                partialCount,
+                committedLsn,
+                upTo,
+                latest);
+    }
+
+    /** The tables whose positions the stream commits: all but the held ones. */
+    List<TableInfo> positionedTables() {
+        return tables.stream().filter(t -> !added.held().contains(t.stream())).toList();
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -30,6 +31,16 @@ import org.slf4j.LoggerFactory;
  * in a bounded run at once (the one commit orders snapshot rows below changes by {@code
  * _skippr_lsn}), in a continuous run once a checkpoint completed after the last snapshot split was
  * read, so no change reaches the destination before a snapshot row of the same key.
+ *
+ * <p>A table of the pipeline the stream does not deliver yet (added to the configuration after the
+ * slot was made: no committed position, or not in the restored state) is added to the publication
+ * and snapshotted in the exported snapshot of a temporary slot created after that; the stream drops
+ * its changes up to the temporary slot's consistent point and delivers those after. The reader
+ * streaming the slot asks for the added tables ({@link StreamOpened}) before its first transaction;
+ * in a continuous run the added tables stay held (the stream waits at their first later change and
+ * commits no position for them) until a checkpoint completed after their snapshot was read, so
+ * neither a change lands before a snapshot row of its key nor a committed position skips an
+ * unfinished snapshot.
  */
 final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSplitEnumerator.class);
@@ -43,6 +54,10 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
     private boolean streamReleased;
     private final Set<Integer> waiting = new LinkedHashSet<>();
     private SlotSnapshot exported;
+    private List<String> streams;
+    private CdcAddedTables added;
+    private boolean ready; // the tables to add are known: StreamOpened may be answered
+    private final Set<Integer> opened = new LinkedHashSet<>(); // readers waiting for the answer
 
     /** The checkpoint after which the stream is released; 0 before the snapshot was read. */
     private long releaseAfter;
@@ -57,9 +72,28 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
         this.pending = new ArrayDeque<>(state.pending());
         this.unread = new LinkedHashSet<>(state.unread());
         this.streamReleased = state.streamReleased();
+        this.streams = state.streams();
+        this.added = state.added();
     }
 
-    record Plan(List<CdcSplit> splits, SlotSnapshot exported) {}
+    /**
+     * What a start prepared.
+     *
+     * @param splits the splits to hand out, in order
+     * @param exported the snapshot to keep until its splits were read; null for none
+     * @param streams every stream the slot's stream delivers
+     * @param added the tables added after the slot was made
+     * @param releaseStream whether the stream split may start at once (no first snapshot)
+     */
+    record Plan(
+            List<CdcSplit> splits,
+            SlotSnapshot exported,
+            List<String> streams,
+            CdcAddedTables added,
+            boolean releaseStream) {}
+
+    /** The snapshot of tables added to a running pipeline. */
+    private record Addition(List<CdcSplit> splits, SlotSnapshot exported, long point) {}
 
     @Override
     public void start() {
@@ -77,22 +111,118 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
             pending.clear();
             pending.addAll(restored);
             LOG.info("Restored with {} pending CDC splits", pending.size());
+            if (streams == null) { // a state of before tables could be added
+                ready = true;
+                return;
+            }
+            int parallelism = context.currentParallelism();
+            context.callAsync(() -> addTables(parallelism), this::onPlanned);
             return;
         }
         int parallelism = context.currentParallelism();
         context.callAsync(() -> plan(parallelism), this::onPlanned);
     }
 
+    /** On a restore: snapshots the pipeline's tables the restored stream does not deliver. */
+    private Plan addTables(int parallelism) throws IOException {
+        PostgresConnectionConfig connection = config.connection();
+        try (Connection c = connection.connect()) {
+            List<TableInfo> tables =
+                    PostgresCatalog.discover(
+                            c,
+                            connection.database(),
+                            config.schema(),
+                            config.tables(),
+                            config.cursorColumn());
+            List<TableInfo> fresh =
+                    tables.stream().filter(t -> !streams.contains(t.stream())).toList();
+            if (fresh.isEmpty()) {
+                return new Plan(List.of(), null, streams, added, false);
+            }
+            Slots.ensurePublication(c, config.cdc().publication(), names(tables));
+            Addition addition = snapshotAdded(c, fresh, parallelism);
+            List<String> all = new ArrayList<>(streams);
+            fresh.forEach(t -> all.add(t.stream()));
+            return new Plan(
+                    addition.splits(),
+                    addition.exported(),
+                    all,
+                    added.plus(fresh, addition.point(), !config.bounded()),
+                    false);
+        } catch (SQLException e) {
+            throw preparing(e);
+        }
+    }
+
+    /**
+     * Snapshots {@code fresh}, tables just added to the publication, in the exported snapshot of a
+     * temporary slot created after that: its consistent point is exact for the snapshot, and every
+     * transaction that commits after it began after the tables were published, so the stream sends
+     * their changes. Creating it waits only for the transactions open then.
+     */
+    private Addition snapshotAdded(Connection c, List<TableInfo> fresh, int parallelism)
+            throws IOException, SQLException {
+        SlotSnapshot snapshot =
+                Slots.createTemporarySlot(
+                        config.connection(), temporarySlotName(config.cdc().slot()), SLOT_TIMEOUT);
+        long point = snapshot.consistentPoint();
+        List<CdcSplit> splits = new ArrayList<>();
+        for (TableInfo table : fresh) {
+            for (PostgresSplit split :
+                    SplitPlanner.snapshotSplits(
+                            c, table, null, config.targetRowsPerSplit(), parallelism)) {
+                splits.add(
+                        CdcSplit.snapshot(
+                                split.withId("add" + Long.toHexString(point) + "." + splits.size()),
+                                snapshot.snapshotName(),
+                                point));
+            }
+        }
+        LOG.info(
+                "Tables {} added to slot {}'s stream: {} snapshot splits at {}",
+                fresh.stream().map(TableInfo::stream).toList(),
+                config.cdc().slot(),
+                splits.size(),
+                CdcRows.lsn(point, 0));
+        return new Addition(splits, snapshot, point);
+    }
+
+    /** A slot name of {@code slot}'s for a temporary slot: unique, at most 63 characters. */
+    static String temporarySlotName(String slot) {
+        String base = slot.length() > 45 ? slot.substring(0, 45) : slot;
+        return base + "_add_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 24);
+    }
+
+    private static List<Slots.TableName> names(List<TableInfo> tables) {
+        return tables.stream().map(t -> new Slots.TableName(t.schema(), t.table())).toList();
+    }
+
+    private IOException preparing(SQLException e) {
+        return new IOException(
+                "Preparing change data capture on "
+                        + config.connection().describe()
+                        + " failed: "
+                        + e.getMessage(),
+                e);
+    }
+
     private Plan plan(int parallelism) throws IOException {
         SplitPlanner.Plan discovered = SplitPlanner.discover(config, parallelism);
         List<TableInfo> tables = discovered.tables();
         CdcSettings cdc = config.cdc();
-        long committed = CdcPositions.committed(config.startPositions(), tables, cdc.slot());
+        List<TableInfo> known =
+                tables.stream()
+                        .filter(
+                                t ->
+                                        CdcPositions.highest(
+                                                        config.startPositions().get(t.stream()),
+                                                        cdc.slot())
+                                                > 0)
+                        .toList();
+        long committed = CdcPositions.committed(config.startPositions(), known, cdc.slot());
+        List<String> all = tables.stream().map(TableInfo::stream).toList();
         try (Connection c = config.connection().connect()) {
-            Slots.ensurePublication(
-                    c,
-                    cdc.publication(),
-                    tables.stream().map(t -> new Slots.TableName(t.schema(), t.table())).toList());
+            Slots.ensurePublication(c, cdc.publication(), names(tables));
             if (committed > 0) {
                 if (!slotExists(c, cdc.slot())) {
                     throw new PostgresSourceException(
@@ -107,8 +237,26 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
                             null);
                 }
                 LOG.info("Streaming slot {} from the committed {}", cdc.slot(), committed);
+                List<TableInfo> fresh = tables.stream().filter(t -> !known.contains(t)).toList();
+                if (fresh.isEmpty()) {
+                    return new Plan(
+                            List.of(CdcSplit.stream(tables, committed, committed, upTo(c))),
+                            null,
+                            all,
+                            CdcAddedTables.NONE,
+                            true);
+                }
+                // the temporary slot first: a bounded run's end then lies after its point
+                Addition addition = snapshotAdded(c, fresh, parallelism);
+                List<CdcSplit> splits = new ArrayList<>();
+                splits.add(CdcSplit.stream(known, committed, committed, upTo(c)));
+                splits.addAll(addition.splits());
                 return new Plan(
-                        List.of(CdcSplit.stream(tables, committed, committed, upTo(c))), null);
+                        splits,
+                        addition.exported(),
+                        all,
+                        CdcAddedTables.NONE.plus(fresh, addition.point(), !config.bounded()),
+                        true);
             }
             if (Slots.dropSlot(c, cdc.slot())) {
                 LOG.info("Dropped slot {}: no change of it was committed", cdc.slot());
@@ -120,14 +268,9 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
                 splits.add(CdcSplit.snapshot(split, snapshot.snapshotName(), point));
             }
             splits.add(CdcSplit.stream(tables, point, 0, upTo(c)));
-            return new Plan(splits, snapshot);
+            return new Plan(splits, snapshot, all, CdcAddedTables.NONE, false);
         } catch (SQLException e) {
-            throw new IOException(
-                    "Preparing change data capture on "
-                            + config.connection().describe()
-                            + " failed: "
-                            + e.getMessage(),
-                    e);
+            throw preparing(e);
         }
     }
 
@@ -163,7 +306,10 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
         }
         int n = 0;
         for (CdcSplit split : plan.splits()) {
-            String id = split.isSnapshot() ? split.splitId() + "@" + n++ : split.splitId();
+            String id =
+                    split.isSnapshot() && split.splitId().isEmpty()
+                            ? split.splitId() + "@" + n++
+                            : split.splitId();
             CdcSplit numbered =
                     split.isSnapshot()
                             ? CdcSplit.snapshot(
@@ -176,13 +322,31 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
                 unread.add(numbered.splitId());
             }
         }
-        exported = plan.exported();
+        if (plan.exported() != null) {
+            endSnapshot();
+            exported = plan.exported();
+        }
+        streams = plan.streams();
+        added = plan.added();
+        if (plan.releaseStream()) {
+            streamReleased = true; // no first snapshot to wait for
+        }
         planned = true;
+        ready = true;
         if (unread.isEmpty()) {
             endSnapshot();
         }
         LOG.info("CDC plan: {} snapshot splits, then the stream", unread.size());
+        for (int subtask : opened) {
+            answer(subtask);
+        }
+        opened.clear();
         assign();
+    }
+
+    /** Tells the reader streaming the slot the added tables, and which are held. */
+    private void answer(int subtask) {
+        context.sendEventToSourceReader(subtask, CdcTablesEvent.of(added));
     }
 
     @Override
@@ -212,7 +376,13 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
 
     @Override
     public synchronized void handleSourceEvent(int subtaskId, SourceEvent event) {
-        if (event instanceof SnapshotSplitRead read && unread.remove(read.splitId())) {
+        if (event instanceof StreamOpened) {
+            if (ready) {
+                answer(subtaskId);
+            } else {
+                opened.add(subtaskId);
+            }
+        } else if (event instanceof SnapshotSplitRead read && unread.remove(read.splitId())) {
             if (unread.isEmpty()) {
                 endSnapshot();
             }
@@ -247,19 +417,36 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
 
     @Override
     public synchronized CdcEnumeratorState snapshotState(long checkpointId) {
-        if (planned && unread.isEmpty() && !streamReleased && releaseAfter == 0) {
+        boolean waiting = !streamReleased || !added.held().isEmpty();
+        if (planned && unread.isEmpty() && waiting && releaseAfter == 0) {
             releaseAfter = checkpointId;
         }
         return new CdcEnumeratorState(
-                planned, new ArrayList<>(pending), new ArrayList<>(unread), streamReleased);
+                planned,
+                new ArrayList<>(pending),
+                new ArrayList<>(unread),
+                streamReleased,
+                streams == null ? null : new ArrayList<>(streams),
+                added);
     }
 
     @Override
     public synchronized void notifyCheckpointComplete(long checkpointId) {
-        if (releaseAfter > 0 && checkpointId >= releaseAfter && !streamReleased) {
+        if (releaseAfter == 0 || checkpointId < releaseAfter || !unread.isEmpty()) {
+            return;
+        }
+        releaseAfter = 0;
+        if (!streamReleased) {
             LOG.info("Snapshot read and checkpointed: streaming starts");
             streamReleased = true;
             assign();
+        }
+        if (!added.held().isEmpty()) {
+            LOG.info("Snapshot of the added tables {} read and checkpointed", added.held());
+            added = added.released();
+            for (int subtask : context.registeredReaders().keySet()) {
+                answer(subtask);
+            }
         }
     }
 

@@ -11,7 +11,7 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /** {@link CdcSplit}s in checkpoints and on the wire; bump {@link #VERSION} when this changes. */
 final class CdcSplitSerializer implements SimpleVersionedSerializer<CdcSplit> {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final CdcSplitSerializer INSTANCE = new CdcSplitSerializer();
 
     @Override
@@ -28,10 +28,10 @@ final class CdcSplitSerializer implements SimpleVersionedSerializer<CdcSplit> {
 
     @Override
     public CdcSplit deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version != VERSION && version != 1) {
             throw new IOException("Cannot read a CDC split of serializer version " + version);
         }
-        return read(new DataInputDeserializer(serialized));
+        return read(new DataInputDeserializer(serialized), version);
     }
 
     static void write(CdcSplit split, DataOutputView out) throws IOException {
@@ -55,9 +55,10 @@ final class CdcSplitSerializer implements SimpleVersionedSerializer<CdcSplit> {
         out.writeLong(split.partialCount());
         out.writeLong(split.committedLsn());
         out.writeLong(split.upTo());
+        split.added().write(out);
     }
 
-    static CdcSplit read(DataInputView in) throws IOException {
+    static CdcSplit read(DataInputView in, int version) throws IOException {
         String id = in.readUTF();
         if (in.readBoolean()) {
             PostgresSplit snapshot = PostgresSerde.readSplit(in, PostgresSplitSerializer.VERSION);
@@ -79,6 +80,7 @@ final class CdcSplitSerializer implements SimpleVersionedSerializer<CdcSplit> {
                 in.readLong(),
                 in.readLong(),
                 in.readLong(),
-                in.readLong());
+                in.readLong(),
+                version >= 2 ? CdcAddedTables.read(in) : CdcAddedTables.NONE);
     }
 }

@@ -187,6 +187,19 @@ public final class ChangeStream implements AutoCloseable {
     }
 
     /**
+     * Sends a status update (the confirmed LSN again) without reading: keeps the connection alive
+     * while the caller holds back from reading (the server ends a silent one after {@code
+     * wal_sender_timeout}).
+     */
+    public void keepAlive() throws IOException {
+        try {
+            stream.forceUpdateStatus();
+        } catch (SQLException e) {
+            throw new IOException("Could not send a status update: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Between transactions, the WAL position the server has sent everything up to, its keepalives
      * included: every transaction that commits before it has been returned. While the published
      * tables are quiet and the rest of the database is not, this keeps moving; confirming it once

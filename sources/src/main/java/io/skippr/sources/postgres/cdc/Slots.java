@@ -85,6 +85,23 @@ public final class Slots {
      */
     public static SlotSnapshot createSlot(
             PostgresConnectionConfig config, String slot, Duration timeout) throws IOException {
+        return createSlot(config, slot, false, timeout);
+    }
+
+    /**
+     * Creates a TEMPORARY logical slot named {@code slot} (dropped by PostgreSQL when the returned
+     * snapshot's connection closes) and exports its snapshot, as {@link #createSlot} does: its
+     * consistent point is exact for the snapshot, which is what a table added to a running stream
+     * is snapshotted in. Creation waits only for the transactions open when it started.
+     */
+    public static SlotSnapshot createTemporarySlot(
+            PostgresConnectionConfig config, String slot, Duration timeout) throws IOException {
+        return createSlot(config, slot, true, timeout);
+    }
+
+    private static SlotSnapshot createSlot(
+            PostgresConnectionConfig config, String slot, boolean temporary, Duration timeout)
+            throws IOException {
         checkSlotName(slot);
         Connection replication;
         int walsenderPid;
@@ -121,6 +138,7 @@ public final class Slots {
                                         statement.executeQuery(
                                                 "CREATE_REPLICATION_SLOT "
                                                         + quoteName(slot)
+                                                        + (temporary ? " TEMPORARY" : "")
                                                         + " LOGICAL pgoutput (SNAPSHOT 'export')")) {
                                     rs.next();
                                     return new SlotSnapshot(

@@ -7,6 +7,7 @@ import io.skippr.core.record.DataType;
 import io.skippr.sources.postgres.PgTestDatabase;
 import io.skippr.sources.postgres.PostgresConnectionConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -334,6 +336,110 @@ class ChangeStreamITCase {
             try (Connection c = PgTestDatabase.open()) {
                 Slots.dropPublication(c, publication);
             }
+        }
+    }
+
+    /**
+     * A table added to the publication while a walsender streams it, as the CDC source adds one: a
+     * transaction that begins after {@code ALTER PUBLICATION ... ADD TABLE} committed is sent by
+     * the running walsender; the temporary slot created after the ALTER waits for the transaction
+     * that was open across it, so that one commits before the slot's consistent point and its
+     * exported snapshot holds its row (what pgoutput sends for such a transaction is recorded here;
+     * the source drops an added table's changes up to the consistent point either way).
+     */
+    @Test
+    void aTableAddedToThePublicationWhileStreamingIsSentAfterATemporarySlotsPoint()
+            throws Exception {
+        exec("CREATE TABLE " + table("t") + " (id int PRIMARY KEY)");
+        exec(
+                "CREATE TABLE " + table("b") + " (id int PRIMARY KEY)",
+                "INSERT INTO " + table("b") + " VALUES (1)");
+        ChangeStream stream = start("t");
+        SlotSnapshot temporary;
+        long afterEarly;
+        try (Connection early = PgTestDatabase.open()) {
+            early.setAutoCommit(false);
+            PgTestDatabase.execIn(early, "INSERT INTO " + table("b") + " VALUES (2)");
+            try (Connection c = PgTestDatabase.open()) {
+                Slots.ensurePublication(
+                        c,
+                        schema,
+                        List.of(
+                                new Slots.TableName(schema, "t"),
+                                new Slots.TableName(schema, "m"),
+                                new Slots.TableName(schema, "b")));
+            }
+            exec("INSERT INTO " + table("b") + " VALUES (3)"); // begins after the ALTER
+            CompletableFuture<SlotSnapshot> creating =
+                    CompletableFuture.supplyAsync(
+                            () -> {
+                                try {
+                                    return Slots.createTemporarySlot(
+                                            config, slot + "_add_t", CREATE_TIMEOUT);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            });
+            early.commit();
+            afterEarly = walInsertLsn();
+            temporary = track(creating.get());
+        }
+        assertThat(temporary.consistentPoint()).isGreaterThanOrEqualTo(afterEarly);
+        exec("INSERT INTO " + table("b") + " VALUES (4)");
+        List<Integer> snapshot = new ArrayList<>();
+        try (Connection reader = PgTestDatabase.open()) {
+            reader.setAutoCommit(false);
+            PgTestDatabase.execIn(
+                    reader,
+                    "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+                    "SET TRANSACTION SNAPSHOT '" + temporary.snapshotName() + "'");
+            try (Statement s = reader.createStatement();
+                    ResultSet rs =
+                            s.executeQuery("SELECT id FROM " + table("b") + " ORDER BY id")) {
+                while (rs.next()) {
+                    snapshot.add(rs.getInt(1));
+                }
+            }
+        }
+        assertThat(snapshot).containsExactly(1, 2, 3);
+        List<Integer> sent = new ArrayList<>();
+        List<Integer> afterPoint = new ArrayList<>();
+        for (ReadTransaction tx : readToMarker(stream)) {
+            for (Change change : tx.changes()) {
+                if (change.table().equals("b")) {
+                    int id = (Integer) change.newValues().get(0).value();
+                    sent.add(id);
+                    if (tx.commitLsn() > temporary.consistentPoint()) {
+                        afterPoint.add(id);
+                    }
+                }
+            }
+        }
+        assertThat(afterPoint).containsExactly(4);
+        // PostgreSQL 15 sends the change of the transaction open across the ALTER too: the
+        // source drops it (it commits before the temporary slot's point, and is in its snapshot)
+        assertThat(sent).containsExactly(3, 2, 4);
+        temporary.close();
+        try (Connection c = PgTestDatabase.open();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '"
+                                        + slot
+                                        + "_add_t'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isZero();
+        }
+    }
+
+    private static long walInsertLsn() throws Exception {
+        try (Connection c = PgTestDatabase.open();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery(
+                                "SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
