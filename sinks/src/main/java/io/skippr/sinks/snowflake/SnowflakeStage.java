@@ -90,6 +90,7 @@ final class SnowflakeStage implements Stage {
                         + " "
                         + SnowflakeDialect.QUOTE.literal(ref() + "/" + folder)
                         + " AUTO_COMPRESS = FALSE OVERWRITE = TRUE";
+        DriverTransferLoop.hold();
         for (int attempt = 1; ; attempt++) {
             try (Connection c = login.connect();
                     Statement st = c.createStatement()) {

@@ -335,6 +335,39 @@ class SnowflakeSinkITCase {
         assertThat(stage.url("x/y")).isEqualTo("@\"stage_s\".\"_skippr_stage\"/x/y");
     }
 
+    /**
+     * The driver closes each PUT's S3 client; had that shut down its Netty event loop, every PUT
+     * would wait out Netty's 2-second quiet period. The loop that served the first PUT still runs
+     * after the second (before DriverTransferLoop, its threads had ended: each PUT built and shut
+     * down a loop of its own).
+     */
+    @Test
+    void consecutivePutsShareTheDriversTransferLoop() throws Exception {
+        SnowflakeLogin login = login(TestSnowflake.USER, TestSnowflake.PASSWORD, null, null);
+        try (Connection c = login.connect();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA IF NOT EXISTS \"loop_s\"");
+        }
+        SnowflakeStage stage = stage(login, "loop_s");
+        String folder = StagedLayout.DEFAULT.folder("loop_s");
+        stage.put(folder + "a.bin", new byte[] {1}, Map.of());
+        List<Thread> first = transferLoopThreads();
+        stage.put(folder + "b.bin", new byte[] {2}, Map.of());
+
+        assertThat(first).as("the driver's event loop threads after a PUT").isNotEmpty();
+        assertThat(first)
+                .as("the first PUT's loop, after the second PUT")
+                .allMatch(Thread::isAlive);
+        assertThat(transferLoopThreads()).containsAll(first);
+        assertThat(stage.list(folder)).containsExactly(folder + "a.bin", folder + "b.bin");
+    }
+
+    private static List<Thread> transferLoopThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("aws-java-sdk-NettyEventLoop") && t.isAlive())
+                .toList();
+    }
+
     @Test
     void theCatalogIsReadFromInformationSchemaInTheTypesSkipprWrites() throws Exception {
         SnowflakeDialect d = SnowflakeDialect.QUOTE;
