@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -321,7 +320,7 @@ final class CopyInto {
     /** Inserts the file's rows into the table, matching columns by name; answers the row count. */
     private long load(Path file, String schema, String table, Map<String, String> columns)
             throws SQLException, SnowflakeError {
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        try (Connection duck = session.server.duckDb();
                 Statement st = duck.createStatement()) {
             st.execute("SET TimeZone = 'UTC'");
             String source = "read_parquet(" + SqlTokens.literal(file.toString()) + ")";

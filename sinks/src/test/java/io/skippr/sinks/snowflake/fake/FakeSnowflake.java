@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
+import org.duckdb.DuckDBConnection;
 
 /**
  * A Snowflake account for tests, speaking the HTTP/JSON protocol of the official JDBC driver
@@ -52,6 +53,13 @@ public final class FakeSnowflake implements AutoCloseable {
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final String pgDatabase;
     final Stages stages;
+
+    /**
+     * The in-memory DuckDB that reads staged Parquet files for {@code COPY}: started once (a start
+     * costs about half a second), with a connection of its own per load ({@link #duckDb()}).
+     */
+    private final DuckDBConnection duckDb;
+
     private final Map<String, String> passwords = new ConcurrentHashMap<>();
     private final Map<String, PublicKey> keys = new ConcurrentHashMap<>();
     private final Map<String, FakeSession> sessions = new ConcurrentHashMap<>();
@@ -78,6 +86,7 @@ public final class FakeSnowflake implements AutoCloseable {
             InformationSchema.create(st, DATABASE);
         }
         stages = new Stages(pgDatabase);
+        duckDb = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         http.setExecutor(threads);
         http.createContext("/", this::handle);
@@ -154,6 +163,11 @@ public final class FakeSnowflake implements AutoCloseable {
     /** How many heartbeats the sessions have sent. */
     public int heartbeats() {
         return heartbeats.get();
+    }
+
+    /** A new connection to the fake's DuckDB, for one {@code COPY}'s file. */
+    Connection duckDb() throws SQLException {
+        return duckDb.duplicate();
     }
 
     long nextId() {
@@ -450,6 +464,7 @@ public final class FakeSnowflake implements AutoCloseable {
         }
         sessions.clear();
         stages.close();
+        duckDb.close();
         try (Connection admin = pg(env("SKIPPR_TEST_PG_DATABASE"));
                 Statement st = admin.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + pgDatabase + " WITH (FORCE)");
