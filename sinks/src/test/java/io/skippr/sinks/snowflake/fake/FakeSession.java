@@ -851,7 +851,12 @@ final class FakeSession {
             if (inTransaction) {
                 pg.rollback();
             }
-            pg.close();
+            if (st == null) {
+                server.release(pg);
+            } else {
+                // a cancel request may still be on its way to this backend: never reuse it
+                pg.close();
+            }
         }
     }
 }

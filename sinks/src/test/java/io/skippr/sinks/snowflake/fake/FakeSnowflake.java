@@ -21,8 +21,10 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -63,6 +65,13 @@ public final class FakeSnowflake implements AutoCloseable {
     private final Map<String, String> passwords = new ConcurrentHashMap<>();
     private final Map<String, PublicKey> keys = new ConcurrentHashMap<>();
     private final Map<String, FakeSession> sessions = new ConcurrentHashMap<>();
+
+    /**
+     * Backing connections of closed sessions, rolled back, for the next logins: the driver logs in
+     * for every PUT, LIST and REMOVE of the sinks, and a new connection costs a PostgreSQL login.
+     */
+    private final Queue<Connection> idleBacking = new ConcurrentLinkedQueue<>();
+
     private final AtomicLong ids = new AtomicLong(1000);
     private final java.util.concurrent.atomic.AtomicInteger heartbeats =
             new java.util.concurrent.atomic.AtomicInteger();
@@ -148,6 +157,20 @@ public final class FakeSnowflake implements AutoCloseable {
     /** A connection to the backing PostgreSQL database, to look behind the fake. */
     public Connection backing() throws SQLException {
         return pg(pgDatabase);
+    }
+
+    private Connection sessionBacking() throws SQLException {
+        Connection c = idleBacking.poll();
+        return c != null ? c : pg(pgDatabase);
+    }
+
+    /** A closed session's backing connection, for the next login. */
+    void release(Connection backing) throws SQLException {
+        if (!backing.getAutoCommit()) {
+            backing.rollback();
+            backing.setAutoCommit(true);
+        }
+        idleBacking.add(backing);
     }
 
     /** Whether a statement of any session is being run now. */
@@ -334,7 +357,7 @@ public final class FakeSnowflake implements AutoCloseable {
                         token,
                         master,
                         user,
-                        pg(pgDatabase),
+                        sessionBacking(),
                         DATABASE,
                         schema == null ? "PUBLIC" : schema,
                         warehouse,
@@ -463,6 +486,9 @@ public final class FakeSnowflake implements AutoCloseable {
             s.close();
         }
         sessions.clear();
+        for (Connection c = idleBacking.poll(); c != null; c = idleBacking.poll()) {
+            c.close();
+        }
         stages.close();
         duckDb.close();
         try (Connection admin = pg(env("SKIPPR_TEST_PG_DATABASE"));
