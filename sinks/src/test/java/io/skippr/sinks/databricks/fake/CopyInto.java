@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.duckdb.DuckDBConnection;
 
 /**
  * {@code COPY INTO <table> FROM '/Volumes/<catalog>/<schema>/<volume>/<path>' FILEFORMAT = PARQUET
@@ -325,9 +326,22 @@ final class CopyInto {
         return columns;
     }
 
+    /**
+     * The in-memory DuckDB that reads staged Parquet files, started once (a start costs about half
+     * a second): holds no data, and each file gets a connection of its own.
+     */
+    private static DuckDBConnection duckDb;
+
+    private static synchronized Connection duckDb() throws SQLException {
+        if (duckDb == null) {
+            duckDb = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
+        }
+        return duckDb.duplicate();
+    }
+
     /** Inserts the file's rows into the table, matching columns by name; answers the row count. */
     private long load(Path file, Table table) throws SQLException, DatabricksError {
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        try (Connection duck = duckDb();
                 Statement st = duck.createStatement()) {
             st.execute("SET TimeZone = 'UTC'");
             String source = "read_parquet(" + SqlTokens.literal(file.toString()) + ")";
