@@ -78,6 +78,7 @@ class DataSourcePostgres(Connector):
         slot_name: Logical replication slot of replication_method cdc (default skippr_<pipeline>).
         publication: Publication of replication_method cdc (default skippr_<pipeline>).
         slot_wal_warning_mb: replication_method cdc: warn when the slot keeps more than this many MiB of WAL on the server (default 1024).
+        slot_inactive_warning_minutes: replication_method cdc: warn when the slot has not been read for this many minutes (PostgreSQL 17 and later; before 17, when it is not being read and keeps more than slot_wal_warning_mb) (default 60).
         sslmode: TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full.
         sslrootcert: CA certificate file that sslmode verify-ca and verify-full check the server against (default: ~/.postgresql/root.crt, as in libpq).
     """
@@ -101,6 +102,7 @@ class DataSourcePostgres(Connector):
         slot_name: Optional[Union[str, EnvRef]] = None,
         publication: Optional[Union[str, EnvRef]] = None,
         slot_wal_warning_mb: Optional[Union[int, EnvRef]] = None,
+        slot_inactive_warning_minutes: Optional[Union[int, EnvRef]] = None,
         sslmode: Optional[Union[str, EnvRef]] = None,
         sslrootcert: Optional[Union[str, EnvRef]] = None,
     ) -> None:
@@ -117,6 +119,7 @@ class DataSourcePostgres(Connector):
             ("slot_name", slot_name),
             ("publication", publication),
             ("slot_wal_warning_mb", slot_wal_warning_mb),
+            ("slot_inactive_warning_minutes", slot_inactive_warning_minutes),
             ("sslmode", sslmode),
             ("sslrootcert", sslrootcert),
         )

@@ -1,8 +1,11 @@
 package io.skippr.cli;
 
 import io.skippr.job.Progress;
+import io.skippr.job.ReplicationLagGauges;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** The live progress line of {@code skipprd sync}: counts, rate and per-stream detail. */
@@ -18,6 +21,16 @@ final class ProgressLine {
     }
 
     synchronized void update(Map<String, Map<String, Long>> counters) {
+        update(counters, Optional.empty());
+    }
+
+    /**
+     * The line with, for a change-data-capture source, its lag: the WAL its slot has not confirmed
+     * and the seconds behind the server's commits ({@code lag 12.5 MiB 3 s}; {@code ?} for a value
+     * not read yet).
+     */
+    synchronized void update(
+            Map<String, Map<String, Long>> counters, Optional<ReplicationLagGauges.Lag> lag) {
         if (!live || counters.isEmpty()) {
             return;
         }
@@ -34,14 +47,25 @@ final class ProgressLine {
                         .collect(Collectors.joining(", "));
         err.print(
                 String.format(
-                        "\rread %,d  written %,d  deadlettered %,d  %,.0f rec/s  [%s]\u001b[K",
+                        "\rread %,d  written %,d  deadlettered %,d  %,.0f rec/s%s  [%s]\u001b[K",
                         read,
                         Progress.total(counters, Progress.WRITTEN),
                         Progress.total(counters, Progress.DEADLETTERED),
                         read / seconds,
+                        lag.map(ProgressLine::lag).orElse(""),
                         streams));
         err.flush();
         drawn = true;
+    }
+
+    /** {@code " lag 12.5 MiB 3 s"}: a value below 0 (not read yet) as {@code ?}. */
+    static String lag(ReplicationLagGauges.Lag lag) {
+        return "  lag "
+                + (lag.bytes() < 0
+                        ? "?"
+                        : String.format(Locale.ROOT, "%.1f MiB", lag.bytes() / (1024.0 * 1024.0)))
+                + " "
+                + (lag.seconds() < 0 ? "?" : lag.seconds() + " s");
     }
 
     /**

@@ -79,6 +79,7 @@ public final class Skipprd implements Callable<Integer> {
         cli.addSubcommand(new CommandLine(new ValidateCommand(context)));
         cli.addSubcommand(new CommandLine(new SyncCommand(context)));
         cli.addSubcommand(new CommandLine(new SavepointCommand(context)));
+        cli.addSubcommand(new CommandLine(new ResetCommand(context)));
         cli.addSubcommand(new CommandLine(new QueryCommand(context)));
         cli.addSubcommand(
                 new CommandLine(

@@ -85,6 +85,9 @@ final class SyncCommand implements Callable<Integer> {
             if (!log) { // with --log, the log on the console says it already
                 runner.onTrouble(line::say);
             }
+            if (!log && System.console() != null) { // the lag is only on the live line
+                runner.readLag();
+            }
             String ui = runner.start();
             context.err.println("Flink web UI: " + ui);
             LOG.info("Flink web UI: {}", ui);
@@ -92,7 +95,7 @@ final class SyncCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             Map<String, Map<String, Long>> counters;
             try {
-                counters = runner.run(line::update);
+                counters = runner.run(c -> line.update(c, runner.replicationLag()));
             } finally {
                 line.finish();
                 removeHook(hook);

@@ -8,7 +8,7 @@ import java.util.ServiceLoader;
 public final class Connectors {
     private Connectors() {}
 
-    static SourceFactory source(String kind) {
+    public static SourceFactory source(String kind) {
         for (SourceFactory factory : ServiceLoader.load(SourceFactory.class)) {
             if (factory.kind().equals(kind)) {
                 return factory;

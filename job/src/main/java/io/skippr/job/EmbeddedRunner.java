@@ -36,6 +36,10 @@ public final class EmbeddedRunner implements AutoCloseable {
     private volatile JobID job;
     private volatile boolean stopping;
     private Map<String, Map<String, Long>> currentOrLast = Map.of();
+    private static final long LAG_LOOK_NANOS = 5_000_000_000L;
+    private boolean lagGauges;
+    private long lastLagLook;
+    private volatile Optional<ReplicationLagGauges.Lag> lag = Optional.empty();
     private CompletableFuture<Void> starting;
     private StreamExecutionEnvironment env;
     private Runnable afterRun;
@@ -120,24 +124,9 @@ public final class EmbeddedRunner implements AutoCloseable {
         return cluster.getRestAddress().get().toString();
     }
 
-    /**
-     * Where a continuous run may resume from, the newest first found: the pipeline's checkpoint and
-     * savepoint folders (a run stopped with a savepoint drops its own checkpoints, and older jobs'
-     * checkpoints remain), and its state folder's checkpoints when the Flink configuration names
-     * other folders (where they were before it did).
-     */
+    /** {@link FlinkSettings#restorable} of this run's pipeline. */
     private java.util.List<org.apache.flink.core.fs.Path> restorable() {
-        java.util.List<org.apache.flink.core.fs.Path> dirs =
-                new java.util.ArrayList<>(
-                        java.util.List.of(
-                                FlinkSettings.checkpoints(conf), FlinkSettings.savepoints(conf)));
-        var own =
-                new org.apache.flink.core.fs.Path(
-                        StateDirs.checkpoints(request.stateDir()).toUri());
-        if (!dirs.contains(own)) {
-            dirs.add(own);
-        }
-        return dirs;
+        return FlinkSettings.restorable(conf, request.stateDir());
     }
 
     /**
@@ -250,6 +239,20 @@ public final class EmbeddedRunner implements AutoCloseable {
         return counters;
     }
 
+    /**
+     * The change-data-capture source's lag (bytes of WAL, seconds behind the server's commits),
+     * read at most every few seconds while the job runs; empty for other sources, or before the
+     * first reading. Only with {@link #readLag}.
+     */
+    public Optional<ReplicationLagGauges.Lag> replicationLag() {
+        return lag;
+    }
+
+    /** Reads the source's lag gauges while the job runs ({@link #replicationLag}). */
+    public void readLag() {
+        lagGauges = true;
+    }
+
     /** Reads the running job's counters and tells what went wrong since the last look. */
     private void look() {
         AccessExecutionGraph graph;
@@ -261,6 +264,14 @@ public final class EmbeddedRunner implements AutoCloseable {
         Map<String, Map<String, Long>> now = counters(graph);
         if (!now.isEmpty()) {
             currentOrLast = now;
+        }
+        if (lagGauges && System.nanoTime() - lastLagLook >= LAG_LOOK_NANOS) {
+            lastLagLook = System.nanoTime();
+            try {
+                lag = ReplicationLagGauges.read(cluster.getRestAddress().get().toString(), graph);
+            } catch (Exception e) {
+                lag = Optional.empty();
+            }
         }
         try {
             trouble.look(graph, System.currentTimeMillis()).forEach(this::tell);

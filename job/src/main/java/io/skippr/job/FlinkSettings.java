@@ -56,6 +56,23 @@ public final class FlinkSettings {
     }
 
     /**
+     * Where a continuous run may resume from, the newest first found: the pipeline's checkpoint and
+     * savepoint folders (a run stopped with a savepoint drops its own checkpoints, and older jobs'
+     * checkpoints remain), and its state folder's checkpoints when the Flink configuration names
+     * other folders (where they were before it did).
+     */
+    public static java.util.List<org.apache.flink.core.fs.Path> restorable(
+            Configuration conf, Path stateDir) {
+        java.util.List<org.apache.flink.core.fs.Path> dirs =
+                new java.util.ArrayList<>(java.util.List.of(checkpoints(conf), savepoints(conf)));
+        var own = new org.apache.flink.core.fs.Path(StateDirs.checkpoints(stateDir).toUri());
+        if (!dirs.contains(own)) {
+            dirs.add(own);
+        }
+        return dirs;
+    }
+
+    /**
      * {@code dir/pipeline}: where a pipeline keeps its checkpoints or savepoints in a shared
      * folder.
      */

@@ -11,6 +11,7 @@ import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.core.spi.SourceContext;
+import io.skippr.core.spi.SourceFactory;
 import io.skippr.job.deadletters.DeadletterReplay;
 import io.skippr.sinks.wal.WalStore;
 import java.nio.file.Path;
@@ -71,18 +72,26 @@ public final class PipelineGraph {
         if (run.dataSink() == null) {
             return new WalStore(stateDir).committedPositions(pipeline.name());
         }
+        return Connectors.sink(run.dataSink().entry().kind().name())
+                .committedPositions(dataSinkContext(pipeline.name(), run, stateDir));
+    }
+
+    /**
+     * The context of {@code run}'s data sink for reading or clearing its positions outside a run (a
+     * continuous one's, so nothing is prepared for a bounded run).
+     */
+    public static SinkContext dataSinkContext(
+            String pipeline, ResolvedPipeline run, Path stateDir) {
         ResolvedSettings sink = run.dataSink();
-        return Connectors.sink(sink.entry().kind().name())
-                .committedPositions(
-                        new SinkContext(
-                                pipeline.name(),
-                                sink.entry().name(),
-                                sink,
-                                false,
-                                stateDir,
-                                run.definition().writeMode(),
-                                FailPoint.NONE,
-                                run.schemaSink()));
+        return new SinkContext(
+                pipeline,
+                sink.entry().name(),
+                sink,
+                false,
+                stateDir,
+                run.definition().writeMode(),
+                FailPoint.NONE,
+                run.schemaSink());
     }
 
     /** The uid of a pipeline's operator in a role: {@code orders/source}. */
@@ -158,16 +167,17 @@ public final class PipelineGraph {
 
         String sinkRole = run.dataSink() == null ? "wal" : "sink/" + run.dataSink().entry().name();
         var sourceFactory = Connectors.source(run.dataSource().entry().kind().name());
-        var streams =
-                sourceFactory.check(
-                        new SourceContext(
-                                name,
-                                run.dataSource().entry().name(),
-                                run.dataSource(),
-                                request.once(),
-                                Map.of()));
+        SourceContext checkContext =
+                new SourceContext(
+                        name,
+                        run.dataSource().entry().name(),
+                        run.dataSource(),
+                        request.once(),
+                        Map.of());
+        var streams = sourceFactory.check(checkContext);
         SkipprSink sink = dataSink(request, run);
-        java.util.List<String> warnings = new java.util.ArrayList<>();
+        java.util.List<String> warnings =
+                new java.util.ArrayList<>(serverWarnings(sourceFactory, checkContext));
         // whether rows read again can be added again: unknown streams (a file source) may be
         boolean appends = streams.isEmpty() || streams.stream().anyMatch(sink::appends);
         for (StreamSchema stream : streams) {
@@ -303,6 +313,26 @@ public final class PipelineGraph {
                 () -> sinks.forEach(SkipprSink::afterRun),
                 request.once() || !appends ? () -> 0 : sink::rowsAfterPositions,
                 java.util.List.copyOf(warnings));
+    }
+
+    /**
+     * What the source keeps on its server for the pipeline and should be warned of before the run
+     * (a replication slot nobody read for long); a failure to read it is logged, and the run goes
+     * on without it.
+     */
+    public static java.util.List<String> serverWarnings(
+            SourceFactory factory, SourceContext context) {
+        var state = factory.serverState(context);
+        if (state.isEmpty()) {
+            return java.util.List.of();
+        }
+        try {
+            return state.get().warnings();
+        } catch (java.io.IOException | RuntimeException e) {
+            LoggerFactory.getLogger(PipelineGraph.class)
+                    .warn("Could not read {}: {}", state.get().describe(), e.getMessage());
+            return java.util.List.of();
+        }
     }
 
     /** The warning for a stream that every run reads in full and the sink adds again. */

@@ -1434,8 +1434,8 @@ class BadInputTest {
                 yaml("skipprd: no arguments", NO_SINK)
                         .withArgs()
                         .expect(
-                                "error: skipprd needs a command: connect, validate, sync, savepoint, query, verify,"
-                                        + " deadletters, config\n",
+                                "error: skipprd needs a command: connect, validate, sync, savepoint, reset, query,"
+                                        + " verify, deadletters, config\n",
                                 "Usage: skipprd"));
         all.add(
                 yaml("skipprd: conect, a misspelt command", NO_SINK)

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.PGReplicationStream;
 
 /**
  * Change data capture through the CLI as a user runs it: {@code skipprd sync --once} twice with
@@ -99,6 +101,152 @@ class CdcOnceCliITCase {
         assertThat(verify.out())
                 .contains("All 1 streams of pipeline shop match.")
                 .containsPattern("(?m)^items +1910 +1910 +0 +0 +0 +0$");
+    }
+
+    @Test
+    void resetDropsSlotAndPublicationAndTheNextOnceLoadsAFreshSnapshot() throws Exception {
+        assertThat(VerifyCli.syncOnce(dir, "shop").exitCode()).isZero();
+        assertThat(slots()).containsExactly("1");
+        // rows the destination lost and changes made while no slot exists: only a new snapshot
+        // brings them, the stream of the old slot never would
+        pg.exec(String.format("DELETE FROM \"%s\".items WHERE id %% 3 = 0", sinkSchema));
+        String records =
+                pg.one(String.format("SELECT count(*) FROM \"%s\"._skippr_commits", sinkSchema))
+                        .get(0);
+
+        CliRun reset = reset("--yes");
+
+        assertThat(reset.exitCode()).as(reset.err()).isZero();
+        assertThat(reset.err())
+                .isEqualTo(
+                        "cleared the positions of pipeline shop: "
+                                + records
+                                + (records.equals("1") ? " commit record" : " commit records")
+                                + " in \""
+                                + sinkSchema
+                                + "\".\"_skippr_commits\"\n"
+                                + "dropped replication slot "
+                                + slot
+                                + "\ndropped publication "
+                                + slot
+                                + "\nPipeline shop is reset: its next run starts with a fresh"
+                                + " snapshot.\n");
+        assertThat(slots()).containsExactly("0");
+        assertThat(pg.one("SELECT count(*) FROM pg_publication WHERE pubname = '" + slot + "'"))
+                .containsExactly("0");
+        assertThat(positions()).containsExactly("{}");
+
+        pg.exec("UPDATE items SET name = name || '*' WHERE id % 5 = 0");
+        CliRun again = VerifyCli.syncOnce(dir, "shop");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(pg.one(String.format("SELECT count(*) FROM \"%s\".items", sinkSchema)))
+                .containsExactly("2000");
+        assertThat(destination()).isEqualTo(source());
+        assertThat(slots()).containsExactly("1"); // the new run's own slot
+    }
+
+    @Test
+    void resetWithoutATerminalRefusesUnlessYesIsGiven() throws Exception {
+        assertThat(VerifyCli.syncOnce(dir, "shop").exitCode()).isZero();
+
+        CliRun reset = reset();
+
+        assertThat(reset.exitCode()).isEqualTo(2);
+        assertThat(reset.err())
+                .isEqualTo(
+                        "error: skipprd reset asks to confirm on a terminal, and there is none:"
+                                + " run 'skipprd reset --pipeline shop --yes' to reset without"
+                                + " asking. It would drop replication slot "
+                                + slot
+                                + " and publication "
+                                + slot
+                                + " on "
+                                + server()
+                                + "; clear the positions pipeline shop committed in data sink out"
+                                + " (Postgres); the rows it loaded stay; move the checkpoints and"
+                                + " savepoints of pipeline shop aside (into "
+                                + dir.resolve("state").resolve("shop").resolve("superseded")
+                                + " or beside their folders)\n");
+        assertThat(slots()).containsExactly("1");
+        assertThat(positions()).doesNotContain("{}");
+    }
+
+    @Test
+    void resetRefusesWhileARunReadsTheSlot() throws Exception {
+        assertThat(VerifyCli.syncOnce(dir, "shop").exitCode()).isZero();
+        try (Connection replication = TestPostgres.replicationConnection();
+                PGReplicationStream reading =
+                        replication
+                                .unwrap(PGConnection.class)
+                                .getReplicationAPI()
+                                .replicationStream()
+                                .logical()
+                                .withSlotName(slot)
+                                .withSlotOption("proto_version", "1")
+                                .withSlotOption("publication_names", slot)
+                                .start()) {
+            String pid =
+                    pg.one(
+                                    "SELECT active_pid FROM pg_replication_slots WHERE slot_name"
+                                            + " = '"
+                                            + slot
+                                            + "'")
+                            .get(0);
+
+            CliRun reset = reset("--yes");
+
+            assertThat(reset.exitCode()).isEqualTo(1);
+            assertThat(reset.err())
+                    .isEqualTo(
+                            "error: replication slot "
+                                    + slot
+                                    + " on "
+                                    + server()
+                                    + " is being read (walsender pid "
+                                    + pid
+                                    + "): a run of pipeline shop is going on. Stop it first"
+                                    + " (Ctrl-C in its 'skipprd sync', or 'skipprd savepoint"
+                                    + " --pipeline shop --stop'), then run 'skipprd reset"
+                                    + " --pipeline shop' again\n");
+        }
+        assertThat(slots()).containsExactly("1");
+        assertThat(positions()).doesNotContain("{}");
+    }
+
+    private CliRun reset(String... more) {
+        String[] args = new String[5 + more.length];
+        args[0] = "reset";
+        args[1] = "--config";
+        args[2] = dir.resolve("skippr.yml").toString();
+        args[3] = "--pipeline";
+        args[4] = "shop";
+        System.arraycopy(more, 0, args, 5, more.length);
+        return VerifyCli.run(dir, args);
+    }
+
+    private List<String> slots() throws SQLException {
+        return pg.one("SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+    }
+
+    /** The distinct positions of the pipeline's commit records. */
+    private List<String> positions() throws SQLException {
+        return pg.one(
+                String.format(
+                        "SELECT string_agg(DISTINCT positions, ',') FROM \"%s\"._skippr_commits"
+                                + " WHERE pipeline = 'shop'",
+                        sinkSchema));
+    }
+
+    private static String server() {
+        return "PostgreSQL at "
+                + TestPostgres.env("SKIPPR_TEST_PG_HOST")
+                + ":"
+                + TestPostgres.env("SKIPPR_TEST_PG_PORT")
+                + ", database \""
+                + TestPostgres.env("SKIPPR_TEST_PG_DATABASE")
+                + "\", user \""
+                + TestPostgres.env("SKIPPR_TEST_PG_USER")
+                + "\" (sslmode disable)";
     }
 
     private String source() throws SQLException {

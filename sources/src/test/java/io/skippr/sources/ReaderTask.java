@@ -66,6 +66,11 @@ public final class ReaderTask implements SourceReaderContext {
         }
     }
 
+    /** One {@code pollNext} of {@code reader} into this task's output. */
+    public InputStatus poll(SourceReader<SourceRecord, ?> reader) throws Exception {
+        return reader.pollNext(output);
+    }
+
     /** The counters the reader registered, by their path ({@code skippr.stream.s.bytesRead}). */
     public RecordedMetrics metrics() {
         return metrics;

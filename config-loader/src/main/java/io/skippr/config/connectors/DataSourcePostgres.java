@@ -132,6 +132,16 @@ public final class DataSourcePostgres extends Connector<DataSourcePostgres> {
         return set("slot_wal_warning_mb", value);
     }
 
+    /** replication_method cdc: warn when the slot has not been read for this many minutes (PostgreSQL 17 and later; before 17, when it is not being read and keeps more than slot_wal_warning_mb) (default 60). */
+    public DataSourcePostgres slotInactiveWarningMinutes(long value) {
+        return set("slot_inactive_warning_minutes", value);
+    }
+
+    /** replication_method cdc: warn when the slot has not been read for this many minutes (PostgreSQL 17 and later; before 17, when it is not being read and keeps more than slot_wal_warning_mb) (default 60). From an environment variable. */
+    public DataSourcePostgres slotInactiveWarningMinutes(EnvRef value) {
+        return set("slot_inactive_warning_minutes", value);
+    }
+
     /** TLS mode of the connection, as in libpq. Default: prefer. One of disable, allow, prefer, require, verify-ca, verify-full. */
     public DataSourcePostgres sslmode(String value) {
         return set("sslmode", value);

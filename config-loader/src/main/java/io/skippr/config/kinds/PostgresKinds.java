@@ -56,6 +56,13 @@ public final class PostgresKinds implements KindProvider {
                                         "replication_method cdc: warn when the slot keeps more"
                                                 + " than this many MiB of WAL on the server"
                                                 + " (default 1024)"),
+                                Field.integer(
+                                        "slot_inactive_warning_minutes",
+                                        "replication_method cdc: warn when the slot has not been"
+                                                + " read for this many minutes (PostgreSQL 17 and"
+                                                + " later; before 17, when it is not being read and"
+                                                + " keeps more than slot_wal_warning_mb) (default"
+                                                + " 60)"),
                                 CommonFields.SSLMODE,
                                 CommonFields.SSLROOTCERT)
                         .build(),

@@ -20,4 +20,27 @@ public interface SinkFactory {
      * and for kinds that commit no positions.
      */
     Map<String, String> committedPositions(SinkContext context);
+
+    /**
+     * Clears the positions the sink of {@code context} committed for its pipeline ({@link
+     * #committedPositions}), so that the pipeline's next run reads its source from the start (for a
+     * change data capture source: a fresh snapshot). What the sink loaded stays. Called by {@code
+     * skipprd reset} only when {@link #committedPositions} is not empty, with no run of the
+     * pipeline going on.
+     *
+     * @return what was cleared, in words, such as {@code "3 commit records in
+     *     "schema"._skippr_commits"}
+     * @throws UnsupportedOperationException for a kind that cannot clear them, its message saying
+     *     what the user deletes by hand instead
+     */
+    default String forgetPositions(SinkContext context) {
+        throw new UnsupportedOperationException(
+                "a "
+                        + kind()
+                        + " data sink keeps them with what it wrote: delete what pipeline "
+                        + context.pipeline()
+                        + " wrote into data sink "
+                        + context.entry()
+                        + " by hand (its tables or files, and the commit records beside them)");
+    }
 }

@@ -42,4 +42,13 @@ public interface SourceFactory {
     default String compact(String position) {
         return null;
     }
+
+    /**
+     * What the source of {@code context} keeps on its server for the pipeline between runs (a
+     * replication slot), to warn of and to drop with {@code skipprd reset}; empty for a source that
+     * keeps nothing there. Connects to nothing.
+     */
+    default java.util.Optional<SourceServerState> serverState(SourceContext context) {
+        return java.util.Optional.empty();
+    }
 }

@@ -7,6 +7,7 @@ import io.skippr.config.model.ResolvedPipeline;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.job.Connectors;
+import io.skippr.job.PipelineGraph;
 import io.skippr.sinks.clickhouse.ClickHouseException;
 import io.skippr.sinks.clickhouse.ClickHouseReadBack;
 import io.skippr.sinks.sql.SqlDatabase;
@@ -132,14 +133,13 @@ public final class VerifyCommand implements Callable<Integer> {
                             + "); skipprd verify reads Postgres, DuckDB, ClickHouse and LocalFile"
                             + " (Parquet) data sinks only in this version");
         }
-        PostgresSourceConfig source =
-                PostgresSourceConfig.from(
-                        new SourceContext(
-                                pipeline,
-                                sourceSettings.entry().name(),
-                                sourceSettings,
-                                true,
-                                Map.of()));
+        SourceContext sourceContext =
+                new SourceContext(
+                        pipeline, sourceSettings.entry().name(), sourceSettings, true, Map.of());
+        PostgresSourceConfig source = PostgresSourceConfig.from(sourceContext);
+        // a replication slot nobody has read for long: the pipeline is not running as it should
+        PipelineGraph.serverWarnings(Connectors.source(sourceKind), sourceContext)
+                .forEach(warning -> err.println("warning: " + warning));
         WriteMode mode = WriteMode.of(run.definition().writeMode());
         if (sinkKind.equals("ClickHouse")) {
             ClickHouseReadBack database = ClickHouseReadBack.of(sinkSettings);

@@ -36,6 +36,12 @@ public final class BigQuerySinkFactory implements SinkFactory, KeepsDeadletters 
                 database(context), context, context.settings().requireString("dataset"));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        return SqlSinks.forgetPositions(
+                database(context), context, context.settings().requireString("dataset"));
+    }
+
     private static BigQueryDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         String dataset = s.requireString("dataset");

@@ -40,6 +40,15 @@ public final class DatabricksSinkFactory implements SinkFactory, KeepsDeadletter
                 s.string("schema").orElse("default").toLowerCase(java.util.Locale.ROOT));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.forgetPositions(
+                database(context),
+                context,
+                s.string("schema").orElse("default").toLowerCase(java.util.Locale.ROOT));
+    }
+
     private static DatabricksDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         DatabricksWorkspace workspace;

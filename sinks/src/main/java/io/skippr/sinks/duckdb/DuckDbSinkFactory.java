@@ -46,6 +46,17 @@ public final class DuckDbSinkFactory implements SinkFactory, KeepsDeadletters, S
                 DuckDbDatabase.file(file), context, s.string("schema").orElse("main"));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        Path file = Path.of(s.requireString("path"));
+        if (!Files.exists(file)) {
+            return "no commit records";
+        }
+        return SqlSinks.forgetPositions(
+                DuckDbDatabase.file(file), context, s.string("schema").orElse("main"));
+    }
+
     /** A DuckDB-family sink into {@code database}: shared by DuckDB and MotherDuck. */
     public static SkipprSink sink(DuckDbDatabase database, SinkContext context, String schema) {
         return SqlSinks.sink(database, schema, new DuckDbRowCheck(), context);

@@ -33,6 +33,12 @@ public final class MotherDuckSinkFactory implements SinkFactory, KeepsDeadletter
         return SqlSinks.committedPositions(database(s), context, schema(s));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.forgetPositions(database(s), context, schema(s));
+    }
+
     private static DuckDbDatabase database(ResolvedSettings s) {
         return MotherDuckDatabases.of(s.requireString("database"), s.secret("token").orElse(null));
     }

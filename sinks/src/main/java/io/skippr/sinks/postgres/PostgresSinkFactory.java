@@ -34,6 +34,12 @@ public final class PostgresSinkFactory implements SinkFactory, KeepsDeadletters,
                 database(context.settings()), context, schema(context.settings()));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        return SqlSinks.forgetPositions(
+                database(context.settings()), context, schema(context.settings()));
+    }
+
     /** PostgreSQL is read in read-only transactions ({@code SET TRANSACTION READ ONLY}). */
     @Override
     public SqlDatabase readOnly(ResolvedSettings settings) {

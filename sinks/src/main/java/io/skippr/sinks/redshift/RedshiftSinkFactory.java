@@ -40,6 +40,13 @@ public final class RedshiftSinkFactory implements SinkFactory, KeepsDeadletters 
                 database(context), context, s.string("schema").orElse("public"));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.forgetPositions(
+                database(context), context, s.string("schema").orElse("public"));
+    }
+
     private static RedshiftDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         S3Connection s3;

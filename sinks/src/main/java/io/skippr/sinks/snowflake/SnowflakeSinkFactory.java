@@ -37,6 +37,13 @@ public final class SnowflakeSinkFactory implements SinkFactory, KeepsDeadletters
                 database(context), context, s.string("schema").orElse("PUBLIC"));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.forgetPositions(
+                database(context), context, s.string("schema").orElse("PUBLIC"));
+    }
+
     private static SnowflakeDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         String schema = s.string("schema").orElse("PUBLIC");

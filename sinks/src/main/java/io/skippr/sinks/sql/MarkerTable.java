@@ -303,6 +303,31 @@ public final class MarkerTable {
         return committed;
     }
 
+    /**
+     * Empties the positions of every commit of this pipeline and sink ({@code skipprd reset}): the
+     * next run starts from no position, as a first run does. The rows stay, so run numbers go on
+     * and a checkpoint's commit is still known to have happened. Returns how many rows it changed.
+     */
+    public int forgetPositions(Connection c) throws SQLException {
+        SqlDialect d = settings.dialect();
+        try (PreparedStatement st =
+                c.prepareStatement(
+                        "UPDATE "
+                                + qualified
+                                + " SET "
+                                + d.quote("positions")
+                                + " = ? WHERE "
+                                + d.quote("pipeline")
+                                + " = ? AND "
+                                + d.quote("sink")
+                                + " = ?")) {
+            st.setString(1, toJson(Map.of()));
+            st.setString(2, settings.pipeline());
+            st.setString(3, settings.sink());
+            return st.executeUpdate();
+        }
+    }
+
     /** The JSON of per-stream read positions, as an end committable carries them. */
     static String readPositions(Map<String, String> positions) {
         Map<String, CommittedPosition> typed = new LinkedHashMap<>();

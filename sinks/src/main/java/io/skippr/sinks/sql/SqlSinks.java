@@ -161,6 +161,41 @@ public final class SqlSinks {
     }
 
     /**
+     * Clears the positions pipeline {@code context} committed into {@code schema} of {@code
+     * database} ({@link io.skippr.core.spi.SinkFactory#forgetPositions}): its marker rows keep
+     * their runs and counts, with no position. Returns what was cleared, in words.
+     */
+    public static String forgetPositions(
+            SqlDatabase database, io.skippr.core.spi.SinkContext context, String schema) {
+        SqlSinkSettings settings =
+                new SqlSinkSettings(
+                        context.pipeline(),
+                        context.entry(),
+                        schema,
+                        0,
+                        true,
+                        WriteMode.of(context.writeMode()),
+                        database);
+        try (Connection c = database.connect()) {
+            if (database.dialect().columns(c, schema, SqlNames.MARKER_TABLE) == null) {
+                return "no commit records";
+            }
+            int rows = new MarkerTable(settings).forgetPositions(c);
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+            return rows
+                    + (rows == 1 ? " commit record" : " commit records")
+                    + " in "
+                    + settings.qualified(SqlNames.MARKER_TABLE);
+        } catch (SQLException e) {
+            throw unchecked(database.failure("clearing committed positions", e));
+        } catch (IOException e) {
+            throw unchecked(e);
+        }
+    }
+
+    /**
      * Rows that continuous runs committed after the last bounded run; 0 in merge and replace mode,
      * where loading them again does not add them twice. The default mode counts every stream's
      * rows, though a stream with a key merges them: the marker table counts rows, not streams.

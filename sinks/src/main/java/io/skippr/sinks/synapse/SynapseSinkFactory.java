@@ -38,6 +38,13 @@ public final class SynapseSinkFactory implements SinkFactory, KeepsDeadletters {
                 database(context), context, s.string("schema").orElse("dbo"));
     }
 
+    @Override
+    public String forgetPositions(SinkContext context) {
+        ResolvedSettings s = context.settings();
+        return SqlSinks.forgetPositions(
+                database(context), context, s.string("schema").orElse("dbo"));
+    }
+
     private static SynapseDatabase database(SinkContext context) {
         ResolvedSettings s = context.settings();
         BlobStage stage =

@@ -54,7 +54,13 @@ public record CdcSettings(
                             + " cursor");
         }
         if (!"cdc".equals(method)) {
-            for (String field : new String[] {"slot_name", "publication", "slot_wal_warning_mb"}) {
+            for (String field :
+                    new String[] {
+                        "slot_name",
+                        "publication",
+                        "slot_wal_warning_mb",
+                        CdcServerState.INACTIVE_MINUTES
+                    }) {
                 if (s.string(field).isPresent()) {
                     throw error(
                             path + "." + field,

@@ -9,6 +9,7 @@ import io.skippr.core.record.StreamSchema;
 import io.skippr.sources.StreamBytes;
 import io.skippr.sources.postgres.cdc.Change;
 import io.skippr.sources.postgres.cdc.ChangeStream;
+import io.skippr.sources.postgres.cdc.ReplicationLag;
 import io.skippr.sources.postgres.cdc.SlotHealth;
 import io.skippr.sources.postgres.cdc.SpillSettings;
 import io.skippr.sources.postgres.cdc.Transaction;
@@ -95,6 +96,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private long lastHealth;
     private volatile long slotRetainedBytes = -1;
     private volatile long slotLagBytes = -1;
+    private final ReplicationLag lag = new ReplicationLag();
 
     CdcSourceReader(SourceReaderContext context, PostgresSourceConfig config) {
         this.context = context;
@@ -103,6 +105,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         MetricGroup skippr = context.metricGroup().addGroup("skippr");
         skippr.gauge("slotRetainedBytes", () -> slotRetainedBytes);
         skippr.gauge("slotLagBytes", () -> slotLagBytes);
+        skippr.gauge("replicationLagSeconds", lag::seconds);
     }
 
     @Override
@@ -289,6 +292,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             }
             transaction = stream.next(POLL);
             if (transaction == null) {
+                lag.caughtUp();
                 sendPositionsIfDue(output);
                 return;
             }
@@ -360,6 +364,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             resumeLsn = transaction.endLsn();
             partialCommitLsn = 0;
             partialCount = 0;
+            lag.emitted(transaction.commitTime());
             transaction.close();
             transaction = null;
             changes = null;

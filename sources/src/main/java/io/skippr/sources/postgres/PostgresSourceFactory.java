@@ -4,7 +4,9 @@ import io.skippr.core.record.SourceRecord;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.core.spi.SourceFactory;
+import io.skippr.core.spi.SourceServerState;
 import java.util.List;
+import java.util.Optional;
 import org.apache.flink.api.connector.source.Source;
 
 /** The {@code Postgres} data source kind. */
@@ -23,6 +25,11 @@ public final class PostgresSourceFactory implements SourceFactory {
     @Override
     public List<StreamSchema> check(SourceContext context) {
         return SourceCheck.run(PostgresSourceConfig.from(context), context.entry());
+    }
+
+    @Override
+    public Optional<SourceServerState> serverState(SourceContext context) {
+        return CdcServerState.of(context);
     }
 
     @Override
