@@ -213,6 +213,46 @@ class CdcOnceCliITCase {
         assertThat(positions()).doesNotContain("{}");
     }
 
+    @Test
+    void aSlotNobodyReadsThatKeepsWalIsWarnedOfBeforeTheNextRunAndByVerify() throws Exception {
+        Path config = dir.resolve("skippr.yml");
+        Files.writeString(
+                config,
+                Files.readString(config)
+                        .replace(
+                                "      publication: ",
+                                "      slot_wal_warning_mb: 1\n      publication: "));
+        assertThat(VerifyCli.syncOnce(dir, "shop").exitCode()).isZero();
+        // about 4 MiB of WAL the slot keeps while no run reads it
+        pg.exec(
+                "CREATE TABLE wal_filler AS SELECT g, repeat('x', 200) AS pad"
+                        + " FROM generate_series(1, 20000) g");
+        int version =
+                Integer.parseInt(pg.one("SELECT current_setting('server_version_num')").get(0));
+        String warning =
+                "warning: replication slot "
+                        + slot
+                        + " is not being read and keeps \\d+\\.\\d MiB of WAL on the"
+                        + " server \\(warning above 1\\.0 MiB, slot_wal_warning_mb;"
+                        + " PostgreSQL before 17 does not record how long a slot has"
+                        + " been inactive\\): keep pipeline shop running \\('skipprd"
+                        + " sync --pipeline shop'\\), or, if it is retired, drop the"
+                        + " slot with 'skipprd reset --pipeline shop'\n";
+
+        CliRun verify = VerifyCli.verify(dir, "shop");
+        CliRun next = VerifyCli.syncOnce(dir, "shop");
+
+        assertThat(verify.exitCode()).as(verify.err()).isZero();
+        assertThat(next.exitCode()).as(next.err()).isZero();
+        if (version >= 170000) { // the slot's age decides: not read for 60 minutes, no warning
+            assertThat(verify.err()).doesNotContain("warning: replication slot");
+            assertThat(next.err()).doesNotContain("warning: replication slot");
+        } else {
+            assertThat(verify.err()).containsPattern(warning);
+            assertThat(next.err()).containsPattern(warning);
+        }
+    }
+
     private CliRun reset(String... more) {
         String[] args = new String[5 + more.length];
         args[0] = "reset";

@@ -88,14 +88,7 @@ final class CdcServerState implements SourceServerState {
     }
 
     private IOException readFailure(SQLException e) {
-        return new IOException(
-                "Could not read replication slot "
-                        + cdc.slot()
-                        + " on "
-                        + connection.describe()
-                        + ": "
-                        + e.getMessage(),
-                e);
+        return new IOException("Could not read " + slotOn() + ": " + e.getMessage(), e);
     }
 
     @Override
@@ -148,12 +141,14 @@ final class CdcServerState implements SourceServerState {
         return dropped;
     }
 
+    /** {@code replication slot s on PostgreSQL at host:port, ...}. */
+    private String slotOn() {
+        return "replication slot " + cdc.slot() + " on " + connection.describe();
+    }
+
     private IllegalStateException inUse(int pid) {
         return new IllegalStateException(
-                "replication slot "
-                        + cdc.slot()
-                        + " on "
-                        + connection.describe()
+                slotOn()
                         + " is being read"
                         + (pid > 0 ? " (walsender pid " + pid + ")" : "")
                         + ": a run of pipeline "
