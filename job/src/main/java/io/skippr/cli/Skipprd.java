@@ -1,5 +1,6 @@
 package io.skippr.cli;
 
+import io.skippr.cli.verify.HistoryCommand;
 import io.skippr.cli.verify.VerifyCommand;
 import io.skippr.config.ConfigException;
 import io.skippr.config.catalog.Role;
@@ -85,6 +86,8 @@ public final class Skipprd implements Callable<Integer> {
                 new CommandLine(
                         new VerifyCommand(
                                 context::loadConfig, context.env, context.out, context.err)));
+        cli.addSubcommand(
+                new CommandLine(new HistoryCommand(context::loadConfig, context.env, context.out)));
         cli.addSubcommand(DeadlettersCommand.command(context));
         cli.addSubcommand(ConfigCommand.command(context));
         cli.setOut(out);

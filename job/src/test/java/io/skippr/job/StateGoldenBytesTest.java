@@ -153,7 +153,9 @@ class StateGoldenBytesTest {
                         "_skippr_stage_orders_3_1_40_7",
                         99,
                         "2026-12-02 10:00:00+00",
-                        "TIMESTAMP_TZ");
+                        "TIMESTAMP_TZ",
+                        "2026-12-01 10:00:00+00",
+                        0x0123456789abcdefL);
         return List.of(
                 new Golden("source-record-row", 1, row, typed(SourceRecordSerializer.INSTANCE)),
                 new Golden(

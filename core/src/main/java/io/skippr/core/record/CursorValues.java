@@ -48,4 +48,16 @@ public final class CursorValues {
         }
         return ((Comparable) a).compareTo(b) >= 0 ? a : b;
     }
+
+    /** The smaller of two cursor values of one column; null is larger than anything. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Object min(Object a, Object b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return ((Comparable) a).compareTo(b) <= 0 ? a : b;
+    }
 }

@@ -8,6 +8,8 @@ import java.util.List;
  * @param note why the stream could not be compared ("not verifiable yet: ..."), or a fact about the
  *     destination the counts stand on ("destination table ... does not exist"); null when none
  * @param verified false when the stream was not compared at all
+ * @param loads the loads {@code verify --since} checked, oldest first; empty without {@code
+ *     --since}
  */
 record StreamReport(
         String stream,
@@ -18,7 +20,46 @@ record StreamReport(
         Kind duplicated,
         Kind different,
         String note,
-        boolean verified) {
+        boolean verified,
+        List<LoadCheck> loads) {
+
+    StreamReport(
+            String stream,
+            long sourceRows,
+            long destinationRows,
+            Kind missing,
+            Kind extra,
+            Kind duplicated,
+            Kind different,
+            String note,
+            boolean verified) {
+        this(
+                stream,
+                sourceRows,
+                destinationRows,
+                missing,
+                extra,
+                duplicated,
+                different,
+                note,
+                verified,
+                List.of());
+    }
+
+    /** This report with the checks of the loads it covers. */
+    StreamReport withLoads(List<LoadCheck> checks) {
+        return new StreamReport(
+                stream,
+                sourceRows,
+                destinationRows,
+                missing,
+                extra,
+                duplicated,
+                different,
+                note,
+                verified,
+                List.copyOf(checks));
+    }
 
     /** The keys of one kind: how many, and the first of them. */
     record Kind(long count, List<Key> first) {
@@ -49,6 +90,7 @@ record StreamReport(
                 && missing.count() == 0
                 && extra.count() == 0
                 && duplicated.count() == 0
-                && different.count() == 0;
+                && different.count() == 0
+                && loads.stream().allMatch(LoadCheck::matches);
     }
 }

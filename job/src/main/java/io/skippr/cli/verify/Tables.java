@@ -1,9 +1,11 @@
 package io.skippr.cli.verify;
 
 import io.skippr.core.record.DataType;
+import io.skippr.sinks.sql.SqlNames;
 import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sources.postgres.ColumnInfo;
 import io.skippr.sources.postgres.TableInfo;
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -27,7 +29,23 @@ final class Tables {
         this.destination = destination;
     }
 
+    /**
+     * The cursor values {@code verify --since} bounds both tables to, both included, as text of the
+     * cursor column's type.
+     */
+    record CursorRange(String from, String to) {}
+
     StreamReport verify(TableInfo table, WriteMode mode, Consumer<String> progress)
+            throws SQLException {
+        return verify(table, mode, progress, null);
+    }
+
+    /**
+     * Compares the stream's tables, both limited to the rows whose cursor value is in {@code range}
+     * when it is not null.
+     */
+    StreamReport verify(
+            TableInfo table, WriteMode mode, Consumer<String> progress, CursorRange range)
             throws SQLException {
         String stream = table.stream();
         String problem = unverifiable(table);
@@ -55,7 +73,7 @@ final class Tables {
                 new Side(
                         Reader.jdbc(source),
                         Canonical.Dialect.POSTGRES,
-                        quote(table.schema()) + "." + quote(table.table()),
+                        sourceTable(table, range),
                         table.primaryKey().stream()
                                 .map(k -> table.column(k))
                                 .map(
@@ -101,10 +119,88 @@ final class Tables {
                 new Side(
                         destination.reader(),
                         destination.dialect(),
-                        destination.readTable(stream),
+                        destinationTable(table, have, range),
                         sinkKey,
                         Canonical.rowHash(destination.dialect(), sinkColumns, form));
         return new StreamCheck(src, dst, append, progress).run(stream, dst.count(), null);
+    }
+
+    /** The source table, or its rows in {@code range} (null: all of them). */
+    private static String sourceTable(TableInfo table, CursorRange range) {
+        String qualified = quote(table.schema()) + "." + quote(table.table());
+        if (range == null) {
+            return qualified;
+        }
+        String cursor = table.cursorColumn();
+        return ranged(qualified, quote(cursor), table.column(cursor).castType(), range);
+    }
+
+    /** The destination table as queries read it, or its rows in {@code range}. */
+    private String destinationTable(
+            TableInfo table, Map<String, String> columns, CursorRange range) {
+        String read = destination.readTable(table.stream());
+        if (range == null) {
+            return read;
+        }
+        String cursor = destination.column(table.cursorColumn());
+        return ranged(
+                read, destination.quote(cursor), destination.castType(columns.get(cursor)), range);
+    }
+
+    /** {@code table}'s rows whose {@code cursor} is in {@code range}, as a FROM item. */
+    private static String ranged(String table, String cursor, String castType, CursorRange range) {
+        return "(SELECT * FROM "
+                + table
+                + " WHERE "
+                + cursor
+                + " >= CAST("
+                + literal(range.from())
+                + " AS "
+                + castType
+                + ") AND "
+                + cursor
+                + " <= CAST("
+                + literal(range.to())
+                + " AS "
+                + castType
+                + ")) AS \"_skippr_range\"";
+    }
+
+    private static String literal(String value) {
+        return "'" + value.replace("'", "''") + "'";
+    }
+
+    /** The source's rows in {@code range}. */
+    long sourceRows(TableInfo table, CursorRange range) throws SQLException {
+        return Long.parseLong(
+                Reader.jdbc(source)
+                        .query("SELECT count(*) FROM " + sourceTable(table, range), List.of())
+                        .get(0)[0]);
+    }
+
+    /**
+     * The destination's rows in {@code range} and the sum of their id hashes, as a load's checksum
+     * is summed ({@link io.skippr.sinks.writer.StreamUnit#idHash}); {0, 0} without the table.
+     */
+    long[] destinationIds(TableInfo table, CursorRange range) throws SQLException {
+        Map<String, String> columns = destination.columns(table.stream());
+        if (columns == null) {
+            return new long[] {0, 0};
+        }
+        String[] row =
+                destination
+                        .reader()
+                        .query(
+                                "SELECT count(*), "
+                                        + Canonical.hashSums(
+                                                destination.dialect(),
+                                                destination.quote(SqlNames.ID))
+                                        + " FROM "
+                                        + destinationTable(table, columns, range),
+                                List.of())
+                        .get(0);
+        long rows = Long.parseLong(row[0]);
+        return new long[] {rows, rows == 0 ? 0 : new BigInteger(row[1]).longValue()};
     }
 
     /**

@@ -10,15 +10,13 @@ import io.skippr.job.Connectors;
 import io.skippr.job.PipelineGraph;
 import io.skippr.sinks.clickhouse.ClickHouseException;
 import io.skippr.sinks.clickhouse.ClickHouseReadBack;
-import io.skippr.sinks.sql.SqlDatabase;
-import io.skippr.sinks.sql.SqlReadBack;
+import io.skippr.sinks.sql.LoadsTable;
 import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sources.postgres.PostgresSourceConfig;
 import io.skippr.sources.postgres.PostgresTables;
 import io.skippr.sources.postgres.TableInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -49,6 +48,9 @@ import picocli.CommandLine.Option;
         })
 public final class VerifyCommand implements Callable<Integer> {
     static final List<String> SINKS = List.of("Postgres", "DuckDB", "ClickHouse", "LocalFile");
+
+    /** The data sinks that record loads ({@link LoadsTable}). */
+    static final List<String> LOADS = List.of("Postgres", "DuckDB");
 
     /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
     private static final String LOCKED = " is locked by another process";
@@ -74,6 +76,16 @@ public final class VerifyCommand implements Callable<Integer> {
             paramLabel = "STREAM",
             description = "Verify only this stream (default: every stream the pipeline syncs).")
     String stream;
+
+    @Option(
+            names = "--since",
+            paramLabel = "LOAD",
+            description =
+                    "Verify only the loads after LOAD, as skipprd history prints it (RUN, or"
+                            + " RUN.CHECKPOINT of a continuous run; 0 for every recorded load): each"
+                            + " load's row count and checksum, and source and destination within the"
+                            + " cursor range those loads cover. Postgres and DuckDB data sinks.")
+    String since;
 
     @Option(names = "--json", description = "Print one JSON document instead of the table.")
     boolean json;
@@ -133,6 +145,21 @@ public final class VerifyCommand implements Callable<Integer> {
                             + "); skipprd verify reads Postgres, DuckDB, ClickHouse and LocalFile"
                             + " (Parquet) data sinks only in this version");
         }
+        if (since != null) {
+            Loads.parseId(since); // a usage error before anything is opened
+            if (!LOADS.contains(sinkKind)) {
+                throw new UsageException(
+                        "--since checks the loads a data sink records in "
+                                + LoadsTable.NAME
+                                + ", which Postgres and DuckDB data sinks do; pipeline '"
+                                + pipeline
+                                + "' loads data_sinks."
+                                + sinkSettings.entry().name()
+                                + " ("
+                                + sinkKind
+                                + "): verify it without --since");
+            }
+        }
         SourceContext sourceContext =
                 new SourceContext(
                         pipeline, sourceSettings.entry().name(), sourceSettings, true, Map.of());
@@ -158,29 +185,19 @@ public final class VerifyCommand implements Callable<Integer> {
         if (sinkKind.equals("LocalFile")) {
             return compareFiles(source, sinkSettings);
         }
-        SqlReadBack readBack = (SqlReadBack) Connectors.sink(sinkKind);
-        SqlDatabase database = readBack.readOnly(sinkSettings);
-        Canonical.Dialect sinkDialect =
-                sinkKind.equals("DuckDB") ? Canonical.Dialect.DUCKDB : Canonical.Dialect.POSTGRES;
-        if (sinkDialect == Canonical.Dialect.DUCKDB
-                && !Files.exists(Path.of(sinkSettings.requireString("path")))) {
-            throw new UsageException(
-                    "the DuckDB database "
-                            + Path.of(sinkSettings.requireString("path"))
-                            + " does not exist yet; run skipprd sync --pipeline "
-                            + pipeline
-                            + " --once first");
-        }
-        try (Connection src = open(() -> source.connection().connect(), "data source");
-                Connection dst = open(database::connect, "data sink")) {
+        SinkDatabase.requireFile(pipeline, sinkSettings, sinkKind);
+        try (Connection src = open(() -> source.connection().connect(), "data source")) {
             readOnly(src, Canonical.Dialect.POSTGRES);
-            readOnly(dst, sinkDialect);
-            return compare(
-                    src,
-                    source,
-                    Destination.sql(
-                            dst, sinkDialect, database.dialect(), readBack.schema(sinkSettings)),
-                    mode);
+            try (SinkDatabase sink = SinkDatabase.open(pipeline, sinkSettings, sinkKind)) {
+                SinceCheck loads = null;
+                if (since != null) {
+                    if (!sink.recordsLoads()) {
+                        throw new UsageException(HistoryCommand.noLoads(pipeline, sink));
+                    }
+                    loads = new SinceCheck(sink, pipeline, since);
+                }
+                return compare(src, source, sink.destination(), mode, loads);
+            }
         }
     }
 
@@ -212,11 +229,26 @@ public final class VerifyCommand implements Callable<Integer> {
     private int compare(
             Connection src, PostgresSourceConfig source, Destination destination, WriteMode mode)
             throws SQLException {
+        return compare(src, source, destination, mode, null);
+    }
+
+    /** Compares every chosen stream; with {@code loads}, only the loads after {@code --since}. */
+    private int compare(
+            Connection src,
+            PostgresSourceConfig source,
+            Destination destination,
+            WriteMode mode,
+            SinceCheck loads)
+            throws SQLException {
         List<TableInfo> chosen = choose(PostgresTables.discover(src, source));
         Tables pairs = new Tables(src, destination);
         List<StreamReport> reports = new ArrayList<>();
         for (TableInfo table : chosen) {
-            reports.add(pairs.verify(table, mode, line -> err.println("verify: " + line)));
+            Consumer<String> progress = line -> err.println("verify: " + line);
+            reports.add(
+                    loads == null
+                            ? pairs.verify(table, mode, progress)
+                            : loads.verify(pairs, table, mode, progress));
         }
         out.print(
                 json
@@ -243,12 +275,12 @@ public final class VerifyCommand implements Callable<Integer> {
         return chosen;
     }
 
-    private interface Opener {
+    interface Opener {
         Connection open() throws IOException;
     }
 
     /** A database that cannot be reached is a configuration error: the cause, never a secret. */
-    private static Connection open(Opener opener, String what) {
+    static Connection open(Opener opener, String what) {
         try {
             return opener.open();
         } catch (IOException e) {
@@ -270,7 +302,7 @@ public final class VerifyCommand implements Callable<Integer> {
      * Every read in one read-only transaction: PostgreSQL refuses writes in it and gives one
      * snapshot; DuckDB's file is opened read-only already and the transaction gives a snapshot.
      */
-    private static void readOnly(Connection c, Canonical.Dialect dialect) throws SQLException {
+    static void readOnly(Connection c, Canonical.Dialect dialect) throws SQLException {
         c.setAutoCommit(false);
         try (var s = c.createStatement()) {
             if (dialect == Canonical.Dialect.POSTGRES) {

@@ -57,6 +57,7 @@ final class VerifyReport {
             keys(out, r.stream(), "extra", r.extra());
             keys(out, r.stream(), "duplicated", r.duplicated());
             keys(out, r.stream(), "different", r.different());
+            loads(out, r);
         }
         long differ = reports.stream().filter(r -> r.verified() && !r.matches()).count();
         long unchecked = reports.stream().filter(r -> !r.verified()).count();
@@ -96,6 +97,54 @@ final class VerifyReport {
                 .append('\n');
     }
 
+    /** What {@code --since} found of the stream's loads: a line, and one per load that differs. */
+    private static void loads(StringBuilder out, StreamReport r) {
+        List<LoadCheck> checks = r.loads();
+        if (checks.isEmpty()) {
+            return;
+        }
+        long differ = checks.stream().filter(c -> !c.matches()).count();
+        out.append(r.stream())
+                .append(": ")
+                .append(checks.size())
+                .append(checks.size() == 1 ? " load" : " loads")
+                .append(" checked (")
+                .append(checks.get(0).load().id())
+                .append(
+                        checks.size() == 1
+                                ? ""
+                                : " to " + checks.get(checks.size() - 1).load().id())
+                .append("): ")
+                .append(differ == 0 ? "all match" : differ + " differ")
+                .append('\n');
+        for (LoadCheck c : checks) {
+            Loads.Load load = c.load();
+            String head =
+                    r.stream()
+                            + ": load "
+                            + load.id()
+                            + " ("
+                            + load.mode()
+                            + ", committed "
+                            + load.committedAt()
+                            + " UTC, cursor "
+                            + load.load().from()
+                            + " to "
+                            + load.load().to()
+                            + ")";
+            if (!c.matches()) {
+                out.append(head).append(" differs: ").append(c.problem()).append('\n');
+            } else if (c.sourceChanged()) {
+                out.append(head)
+                        .append(": the source holds ")
+                        .append(c.sourceRows())
+                        .append(" rows in its cursor range now, the load loaded ")
+                        .append(load.load().rows())
+                        .append(" (rows changed since): compared with the source as it is now\n");
+            }
+        }
+    }
+
     static String json(String pipeline, List<StreamReport> reports) {
         StringBuilder out = new StringBuilder();
         out.append("{\"pipeline\":").append(quote(pipeline));
@@ -120,11 +169,46 @@ final class VerifyReport {
                 kind(out, "duplicated", r.duplicated());
                 kind(out, "different", r.different());
             }
+            if (!r.loads().isEmpty()) {
+                out.append(",\"loads\":[")
+                        .append(
+                                r.loads().stream()
+                                        .map(VerifyReport::json)
+                                        .collect(Collectors.joining(",")))
+                        .append(']');
+            }
             out.append(",\"note\":")
                     .append(r.note() == null ? "null" : quote(r.note()))
                     .append('}');
         }
         return out.append("]}\n").toString();
+    }
+
+    private static String json(LoadCheck c) {
+        Loads.Load load = c.load();
+        return "{\"load\":"
+                + quote(load.id())
+                + ",\"mode\":"
+                + quote(load.mode())
+                + ",\"committed_at\":"
+                + quote(load.committedAt())
+                + ",\"rows\":"
+                + load.load().rows()
+                + ",\"checksum\":"
+                + quote(load.checksum())
+                + ",\"from\":"
+                + quote(load.load().from())
+                + ",\"to\":"
+                + quote(load.load().to())
+                + ",\"source_rows\":"
+                + c.sourceRows()
+                + ",\"destination_rows\":"
+                + c.destinationRows()
+                + ",\"match\":"
+                + c.matches()
+                + ",\"problem\":"
+                + (c.problem() == null ? "null" : quote(c.problem()))
+                + "}";
     }
 
     private static void kind(StringBuilder out, String name, StreamReport.Kind k) {

@@ -388,6 +388,18 @@ public final class DuckDbDialect implements SqlDialect {
     }
 
     @Override
+    public String loadsTable(String qualified) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + qualified
+                + " (pipeline VARCHAR NOT NULL, sink VARCHAR NOT NULL, stream VARCHAR NOT NULL,"
+                + " run BIGINT NOT NULL, checkpoint BIGINT NOT NULL, subtask INTEGER NOT NULL,"
+                + " mode VARCHAR NOT NULL, rows BIGINT NOT NULL, checksum BIGINT NOT NULL,"
+                + " position_type VARCHAR, position_from VARCHAR, position_to VARCHAR,"
+                + " committed_at TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT current_timestamp,"
+                + " PRIMARY KEY (pipeline, sink, run, checkpoint, subtask, stream))";
+    }
+
+    @Override
     public String markerTable(String qualified) {
         return "CREATE TABLE IF NOT EXISTS "
                 + qualified

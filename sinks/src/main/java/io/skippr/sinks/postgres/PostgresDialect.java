@@ -415,6 +415,18 @@ public final class PostgresDialect implements SqlDialect {
     }
 
     @Override
+    public String loadsTable(String qualified) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + qualified
+                + " (pipeline text NOT NULL, sink text NOT NULL, stream text NOT NULL,"
+                + " run bigint NOT NULL, checkpoint bigint NOT NULL, subtask integer NOT NULL,"
+                + " mode text NOT NULL, rows bigint NOT NULL, checksum bigint NOT NULL,"
+                + " position_type text, position_from text, position_to text,"
+                + " committed_at timestamp with time zone NOT NULL DEFAULT now(),"
+                + " PRIMARY KEY (pipeline, sink, run, checkpoint, subtask, stream))";
+    }
+
+    @Override
     public String markerTable(String qualified) {
         return "CREATE TABLE IF NOT EXISTS "
                 + qualified

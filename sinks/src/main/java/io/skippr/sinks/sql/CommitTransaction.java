@@ -558,9 +558,24 @@ public final class CommitTransaction {
     static MarkerTable.Marker marker(WriteMode mode, SqlCommittable key, List<SqlCommittable> of) {
         long rows = 0;
         Map<String, CommittedPosition> positions = new TreeMap<>();
+        Map<String, LoadsTable.Load> loads = new TreeMap<>();
         for (SqlCommittable c : of) {
             if (c.schema() != null && mode.appends(c.schema())) {
                 rows += c.rows();
+            }
+            if (c.rows() > 0
+                    && (c.kind() == SqlCommittable.Kind.ROWS
+                            || c.kind() == SqlCommittable.Kind.PREPARED)) {
+                loads.merge(
+                        c.stream(),
+                        new LoadsTable.Load(
+                                c.stream(),
+                                c.rows(),
+                                c.checksum(),
+                                c.minCursor(),
+                                c.cursor(),
+                                c.cursorType()),
+                        LoadsTable.Load::plus);
             }
             if (c.kind() == SqlCommittable.Kind.END && MarkerTable.READ.equals(c.cursorType())) {
                 MarkerTable.fromJson(c.cursor())
@@ -573,7 +588,13 @@ public final class CommitTransaction {
             }
         }
         return new MarkerTable.Marker(
-                key.run(), key.checkpoint(), key.subtask(), key.parallelism(), rows, positions);
+                key.run(),
+                key.checkpoint(),
+                key.subtask(),
+                key.parallelism(),
+                rows,
+                positions,
+                List.copyOf(loads.values()));
     }
 
     private void checkStaging(Connection c, List<SqlCommittable> sorted) throws SQLException {

@@ -28,13 +28,18 @@ public final class MarkerTable {
 
     private final SqlSinkSettings settings;
     private final String qualified;
+    private final LoadsTable loads;
 
     public MarkerTable(SqlSinkSettings settings) {
         this.settings = settings;
         this.qualified = settings.qualified(SqlNames.MARKER_TABLE);
+        this.loads = new LoadsTable(settings);
     }
 
-    /** Creates the target schema and the marker table where they are missing. */
+    /**
+     * Creates the target schema, the marker table and the loads table ({@link LoadsTable}) where
+     * they are missing.
+     */
     public void ensure(Connection c) throws SQLException {
         SqlDialect dialect = settings.dialect();
         if (!dialect.schemaExists(c, settings.schema())) {
@@ -49,6 +54,7 @@ public final class MarkerTable {
                 execute(c, dialect.markerTable(qualified));
             }
         }
+        loads.ensure(c);
     }
 
     /** One above the highest run number of this pipeline and sink, or 1. */
@@ -169,21 +175,26 @@ public final class MarkerTable {
         }
     }
 
-    /** A marker row to insert. */
+    /**
+     * A marker row to insert, with the loads ({@link LoadsTable}) inserted beside it.
+     *
+     * @param loads per stream with rows in the commit, what it loaded
+     */
     public record Marker(
             long run,
             long checkpoint,
             int subtask,
             int parallelism,
             long rows,
-            Map<String, CommittedPosition> positions) {}
+            Map<String, CommittedPosition> positions,
+            List<LoadsTable.Load> loads) {}
 
     /** The type of a position the source sent ({@link ReadPositions}), not a row's cursor. */
     public static final String READ = CommittedPosition.READ;
 
     /**
      * Inserts {@code rows} in one statement, so that a database whose statements each commit alone
-     * (Databricks) never shows part of a bounded run's marker rows.
+     * (Databricks) never shows part of a bounded run's marker rows; then their loads.
      */
     public void insert(Connection c, List<Marker> rows) throws SQLException {
         if (rows.size() == 1) {
@@ -193,6 +204,11 @@ public final class MarkerTable {
         if (rows.isEmpty()) {
             return;
         }
+        insertMarkers(c, rows);
+        loads.insert(c, rows);
+    }
+
+    private void insertMarkers(Connection c, List<Marker> rows) throws SQLException {
         StringBuilder sql =
                 new StringBuilder("INSERT INTO ")
                         .append(qualified)
@@ -220,7 +236,13 @@ public final class MarkerTable {
         }
     }
 
+    /** Inserts marker row {@code m}, then its loads. */
     public void insert(Connection c, Marker m) throws SQLException {
+        insertMarker(c, m);
+        loads.insert(c, List.of(m));
+    }
+
+    private void insertMarker(Connection c, Marker m) throws SQLException {
         try (PreparedStatement st =
                 c.prepareStatement(
                         "INSERT INTO "

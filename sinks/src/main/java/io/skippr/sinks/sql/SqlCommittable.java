@@ -20,6 +20,9 @@ import io.skippr.core.record.StreamSchema;
  *     Kind#END}, the read positions of the subtask's input ({@link MarkerTable#READ})
  * @param cursorType the cursor column's type kind, or null; {@link MarkerTable#READ} for an end
  *     with read positions
+ * @param minCursor the lowest cursor value in the rows, as text, or null
+ * @param checksum the sum of the rows' {@link io.skippr.sinks.writer.StreamUnit#idHash}es, which
+ *     {@code _skippr_loads} records
  */
 public record SqlCommittable(
         Kind kind,
@@ -34,7 +37,42 @@ public record SqlCommittable(
         String staging,
         long rows,
         String cursor,
-        String cursorType) {
+        String cursorType,
+        String minCursor,
+        long checksum) {
+
+    /** A committable without a lowest cursor value or checksum (no rows, or a test's). */
+    public SqlCommittable(
+            Kind kind,
+            long run,
+            int subtask,
+            int parallelism,
+            long epoch,
+            long batch,
+            long seq,
+            String stream,
+            StreamSchema schema,
+            String staging,
+            long rows,
+            String cursor,
+            String cursorType) {
+        this(
+                kind,
+                run,
+                subtask,
+                parallelism,
+                epoch,
+                batch,
+                seq,
+                stream,
+                schema,
+                staging,
+                rows,
+                cursor,
+                cursorType,
+                null,
+                0);
+    }
 
     /** What a committable holds. */
     public enum Kind {

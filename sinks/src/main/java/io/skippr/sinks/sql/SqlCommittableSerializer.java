@@ -14,9 +14,12 @@ import java.util.Base64;
 import java.util.List;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-/** Versioned serializer of {@link SqlCommittable}s, schema included. */
+/**
+ * Versioned serializer of {@link SqlCommittable}s, schema included. Version 2 adds the rows' lowest
+ * cursor value and checksum; version 1 is read with none.
+ */
 public final class SqlCommittableSerializer implements SimpleVersionedSerializer<SqlCommittable> {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -43,18 +46,21 @@ public final class SqlCommittableSerializer implements SimpleVersionedSerializer
             out.writeLong(c.rows());
             writeNullable(out, c.cursor());
             writeNullable(out, c.cursorType());
+            writeNullable(out, c.minCursor());
+            out.writeLong(c.checksum());
         }
         return bytes.toByteArray();
     }
 
     @Override
     public SqlCommittable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version != VERSION && version != 1) {
             throw new IOException(
                     "cannot read a SQL sink committable of version "
                             + version
                             + "; this Skippr reads version "
-                            + VERSION);
+                            + VERSION
+                            + " (and 1)");
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             SqlCommittable.Kind kind = SqlCommittable.Kind.values()[in.readByte()];
@@ -66,6 +72,12 @@ public final class SqlCommittableSerializer implements SimpleVersionedSerializer
             long seq = in.readLong();
             String stream = readText(in);
             StreamSchema schema = in.readBoolean() ? readSchema(in) : null;
+            String staging = readNullable(in);
+            long rows = in.readLong();
+            String cursor = readNullable(in);
+            String cursorType = readNullable(in);
+            String minCursor = version == 1 ? null : readNullable(in);
+            long checksum = version == 1 ? 0 : in.readLong();
             return new SqlCommittable(
                     kind,
                     run,
@@ -76,10 +88,12 @@ public final class SqlCommittableSerializer implements SimpleVersionedSerializer
                     seq,
                     stream,
                     schema,
-                    readNullable(in),
-                    in.readLong(),
-                    readNullable(in),
-                    readNullable(in));
+                    staging,
+                    rows,
+                    cursor,
+                    cursorType,
+                    minCursor,
+                    checksum);
         }
     }
 

@@ -344,4 +344,12 @@ public interface SqlDialect extends Serializable {
 
     /** The DDL of the {@link SqlNames#MARKER_TABLE} marker table. */
     String markerTable(String qualified);
+
+    /**
+     * The DDL creating the loads table ({@link LoadsTable}) {@code qualified} if it does not exist;
+     * null where this dialect records no loads.
+     */
+    default String loadsTable(String qualified) {
+        return null;
+    }
 }

@@ -367,7 +367,9 @@ public final class SqlStagingWriter
                         prepared == null ? segment.table.name() : prepared,
                         segment.rows(),
                         segment.maxCursor(),
-                        segment.cursorType());
+                        segment.cursorType(),
+                        segment.minCursor(),
+                        segment.checksum());
         String key = schema.stream() + "\u0000" + schema.version();
         announced.add(key);
         unannounced.remove(key);

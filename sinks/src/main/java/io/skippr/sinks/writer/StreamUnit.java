@@ -15,6 +15,8 @@ public abstract class StreamUnit {
     private final int cursorIndex;
     private long rows;
     private Object maxCursor;
+    private Object minCursor;
+    private long checksum;
 
     protected StreamUnit(StreamSchema schema) {
         this.schema = schema;
@@ -40,9 +42,33 @@ public abstract class StreamUnit {
     /** Counts a row once it is written into the unit, keeping its cursor value if the largest. */
     public final void count(Row row) {
         rows++;
-        if (cursorIndex >= 0 && cursorIndex < row.values().length) {
-            maxCursor = CursorValues.max(maxCursor, row.value(cursorIndex));
+        if (row.id() != null) {
+            checksum += idHash(row.id());
         }
+        if (cursorIndex >= 0 && cursorIndex < row.values().length) {
+            Object value = row.value(cursorIndex);
+            maxCursor = CursorValues.max(maxCursor, value);
+            minCursor = CursorValues.min(minCursor, value);
+        }
+    }
+
+    /**
+     * A row's part of a load's checksum: the first 60 bits (15 hex digits) of its {@code
+     * _skippr_id}. A load's checksum is the sum of its rows' parts, wrapping at 2^64, so it is the
+     * same in any order and can be recomputed from the ids a destination holds.
+     */
+    public static long idHash(String id) {
+        return id.length() < 15 ? 0 : Long.parseLong(id, 0, 15, 16);
+    }
+
+    /** The checksum of the unit's rows ({@link #idHash}). */
+    public final long checksum() {
+        return checksum;
+    }
+
+    /** The smallest cursor value of the unit's rows, as text; null without a cursor or rows. */
+    public final String minCursor() {
+        return minCursor == null ? null : CursorValues.toText(minCursor);
     }
 
     /** The largest cursor value of the unit's rows, as text; null without a cursor or rows. */

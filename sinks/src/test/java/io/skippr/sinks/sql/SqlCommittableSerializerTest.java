@@ -39,7 +39,9 @@ class SqlCommittableSerializerTest {
                         "_skippr_stage_x",
                         99,
                         "12.50",
-                        "DECIMAL");
+                        "DECIMAL",
+                        "-3.25",
+                        -0x7edcba9876543210L);
         SqlCommittable end = SqlCommittable.end(3, 1, 2, 0, 0, Map.of());
 
         for (SqlCommittable c : List.of(rows, end)) {
@@ -83,6 +85,6 @@ class SqlCommittableSerializerTest {
                 .isInstanceOf(IOException.class)
                 .hasMessage(
                         "cannot read a SQL sink committable of version 9; this Skippr reads"
-                                + " version 1");
+                                + " version 2 (and 1)");
     }
 }
