@@ -200,7 +200,7 @@ class PostgresSinkITCase {
                                 "SELECT table_name FROM information_schema.tables WHERE"
                                         + " table_schema = 'raw'"))
                 .extracting(r -> r.get(0))
-                .containsExactlyInAnyOrder("orders", "_skippr_commits");
+                .containsExactlyInAnyOrder("orders", "_skippr_commits", "_skippr_loads");
         assertThat(warehouseChecksum()).isEqualTo(sourceChecksum());
         assertThat(warehouse("SELECT count(DISTINCT _skippr_id) FROM raw.orders"))
                 .containsExactly(List.of("5000"));

@@ -182,6 +182,7 @@ class DuckDbCommitterITCase {
         assertThat(orders()).containsExactly(List.of("7", "70"), List.of("8", "5"));
         assertThat(duck.rows("SELECT id FROM main.big_orders")).containsExactly(List.of("7"));
         assertThat(duck.rows("SELECT table_name FROM duckdb_tables() ORDER BY 1"))
-                .containsExactly(List.of("_skippr_commits"), List.of("orders"));
+                .containsExactly(
+                        List.of("_skippr_commits"), List.of("_skippr_loads"), List.of("orders"));
     }
 }

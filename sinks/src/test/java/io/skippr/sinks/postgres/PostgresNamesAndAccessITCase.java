@@ -117,7 +117,8 @@ class PostgresNamesAndAccessITCase {
                                         + pg.schema.replace("'", "''")
                                         + "' ORDER BY table_name"))
                 .extracting(r -> r.get(0))
-                .containsExactly("_skippr_commits", "order_items_u_select", longTable);
+                .containsExactly(
+                        "_skippr_commits", "_skippr_loads", "order_items_u_select", longTable);
 
         List<String> expected = new ArrayList<>();
         for (String column : HOSTILE_COLUMNS) {

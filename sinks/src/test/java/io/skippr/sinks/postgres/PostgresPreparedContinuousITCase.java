@@ -23,6 +23,7 @@ import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.sql.SqlStagingWriter;
 import io.skippr.sinks.sql.SqlWriterState;
 import io.skippr.sinks.sql.WriteMode;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.SQLException;
@@ -611,15 +612,17 @@ class PostgresPreparedContinuousITCase {
 
     /**
      * What is visible agrees with itself: the marker rows count the visible rows of orders and
-     * refunds, plus those of owed staging tables (committed, moved after the commit).
+     * refunds, plus those of owed staging tables (committed, moved after the commit); the loads
+     * ({@code _skippr_loads}, inserted with the marker rows) count them too, and their checksums
+     * add up to the sum of the visible rows' id hashes.
      */
     private void assertVisibleAgrees(String when) throws SQLException {
         long visible = 0;
+        BigInteger ids = BigInteger.ZERO;
+        List<String> tables = new ArrayList<>();
         for (String table : List.of("orders", "refunds")) {
             if (pg.exists(table)) {
-                visible +=
-                        Long.parseLong(
-                                TestPg.one("SELECT count(*) FROM " + pg.table(table)).get(0));
+                tables.add(table);
             }
         }
         for (List<String> owed :
@@ -629,9 +632,16 @@ class PostgresPreparedContinuousITCase {
                                 + "' AND obj_description(format('%I.%I', schemaname,"
                                 + " tablename)::regclass, 'pg_class') LIKE '%\"owed\"%'")) {
             // committed rows whose target needed DDL: moved into it after the commit
-            visible +=
-                    Long.parseLong(
-                            TestPg.one("SELECT count(*) FROM " + pg.table(owed.get(0))).get(0));
+            tables.add(owed.get(0));
+        }
+        for (String table : tables) {
+            List<String> row =
+                    TestPg.one(
+                            "SELECT count(*), coalesce(sum(('x' || substr(_skippr_id, 1,"
+                                    + " 15))::bit(60)::bigint), 0) FROM "
+                                    + pg.table(table));
+            visible += Long.parseLong(row.get(0));
+            ids = ids.add(new BigInteger(row.get(1)));
         }
         String marked =
                 TestPg.one(
@@ -644,6 +654,19 @@ class PostgresPreparedContinuousITCase {
         assertThat(Long.parseLong(marked))
                 .as(when + ": marker rows against visible rows")
                 .isEqualTo(visible);
+        List<String> loads =
+                TestPg.one(
+                        "SELECT coalesce(sum(rows), 0), coalesce(sum(checksum), 0) FROM "
+                                + pg.table("_skippr_loads")
+                                + " WHERE pipeline = '"
+                                + pipeline
+                                + "'");
+        assertThat(Long.parseLong(loads.get(0)))
+                .as(when + ": loads' rows against visible rows")
+                .isEqualTo(visible);
+        assertThat(new BigInteger(loads.get(1)).longValue())
+                .as(when + ": loads' checksums against the visible rows' ids")
+                .isEqualTo(ids.longValue());
     }
 
     private List<String> checksum(String table, long rows) throws SQLException {

@@ -81,6 +81,31 @@ class PostgresPreparedITCase {
                 .containsExactly(
                         List.of("0", "50", "{\"orders\":{\"type\":\"INT64\",\"value\":\"49\"}}"),
                         List.of("1", "50", "{\"orders\":{\"type\":\"INT64\",\"value\":\"99\"}}"));
+        // each writer's prepared transaction took its loads along with its marker row
+        for (int subtask = 0; subtask < 2; subtask++) {
+            assertThat(
+                            TestPg.one(
+                                    "SELECT stream, mode, rows, position_type, position_from,"
+                                            + " position_to, checksum = (SELECT (sum(('x' ||"
+                                            + " substr(_skippr_id, 1, 15))::bit(60)::bigint)"
+                                            // the sum wraps at 2^64, as a Java long does
+                                            + " + 9223372036854775808) % 18446744073709551616"
+                                            + " - 9223372036854775808 FROM "
+                                            + pg.table("orders")
+                                            + " WHERE id BETWEEN position_from::bigint AND"
+                                            + " position_to::bigint) FROM "
+                                            + pg.table("_skippr_loads")
+                                            + " WHERE subtask = "
+                                            + subtask))
+                    .containsExactly(
+                            "orders",
+                            "once",
+                            "50",
+                            "INT64",
+                            Long.toString(subtask * 50L),
+                            Long.toString(subtask * 50L + 49),
+                            "t");
+        }
     }
 
     @Test
