@@ -1435,7 +1435,7 @@ class BadInputTest {
                         .withArgs()
                         .expect(
                                 "error: skipprd needs a command: connect, validate, sync, savepoint, reset, query,"
-                                        + " verify, deadletters, config\n",
+                                        + " verify, history, deadletters, config\n",
                                 "Usage: skipprd"));
         all.add(
                 yaml("skipprd: conect, a misspelt command", NO_SINK)

@@ -58,7 +58,8 @@ class HelpTest {
                 .contains("connect")
                 .contains("sync")
                 .contains("validate")
-                .contains("verify");
+                .contains("verify")
+                .contains("history");
     }
 
     @Test
@@ -88,6 +89,7 @@ class HelpTest {
                     {"--help"},
                     {"validate", "--help"},
                     {"verify", "--help"},
+                    {"history", "--help"},
                     {"connect", "data-sink", "--help"},
                     {"--version"}
                 }) {

@@ -58,7 +58,11 @@ class VerifyLoadsITCase {
         check(
                 () -> pg.connect(),
                 "\"" + sinkSchema + "\".\"orders\"",
-                "\"" + sinkSchema + "\".\"_skippr_loads\"");
+                "\"" + sinkSchema + "\".\"_skippr_loads\"",
+                "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
+                        + sinkSchema
+                        + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
+                        + " records them; run skipprd sync --pipeline shop first\n");
     }
 
     @Test
@@ -68,16 +72,21 @@ class VerifyLoadsITCase {
         check(
                 () -> DriverManager.getConnection("jdbc:duckdb:" + file),
                 "main.orders",
-                "\"main\".\"_skippr_loads\"");
+                "\"main\".\"_skippr_loads\"",
+                "error: the DuckDB database "
+                        + file
+                        + " does not exist yet; run skipprd sync --pipeline shop --once first\n");
     }
 
     private interface Destination {
         Connection connect() throws SQLException;
     }
 
-    private void check(Destination destination, String table, String loadsTable) throws Exception {
+    private void check(Destination destination, String table, String loadsTable, String noLoads)
+            throws Exception {
         CliRun none = VerifyCli.run(dir, "history", "--config", config(), "--pipeline", "shop");
         assertThat(none.exitCode()).as(none.all()).isEqualTo(2);
+        assertThat(none.err()).isEqualTo(noLoads);
 
         syncOnce(100);
         pg.exec(

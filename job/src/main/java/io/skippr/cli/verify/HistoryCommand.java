@@ -34,6 +34,9 @@ public final class HistoryCommand implements Callable<Integer> {
         "load", "mode", "committed (UTC)", "stream", "rows", "checksum", "from", "to"
     };
 
+    /** The column of row counts, right-aligned. */
+    private static final int ROWS = 4;
+
     private final Function<Path, Config> configs;
     private final Map<String, String> env;
     private final PrintWriter out;
@@ -146,26 +149,7 @@ public final class HistoryCommand implements Callable<Integer> {
                         l.load().to() == null ? "-" : l.load().to()
                     });
         }
-        int[] widths = new int[HEADER.length];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
-        }
-        StringBuilder text = new StringBuilder();
-        for (String[] row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.length; i++) {
-                String cell = row[i];
-                boolean number = i == 4 && row != HEADER;
-                String padded =
-                        number
-                                ? " ".repeat(widths[i] - cell.length()) + cell
-                                : cell + " ".repeat(widths[i] - cell.length());
-                line.append(i == 0 ? "" : "  ").append(padded);
-            }
-            text.append(line.toString().stripTrailing()).append('\n');
-        }
+        StringBuilder text = new StringBuilder(VerifyReport.columns(rows, i -> i == ROWS));
         if (all > shown.size()) {
             text.append(all - shown.size()).append(" older loads not shown (--limit)\n");
         }

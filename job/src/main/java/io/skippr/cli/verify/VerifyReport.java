@@ -4,6 +4,7 @@ import io.skippr.sinks.files.JsonText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 
 /** The reports of a verify run as a person reads them, or as one JSON document for monitors. */
@@ -35,20 +36,7 @@ final class VerifyReport {
                             }
                             : new String[] {r.stream(), "-", "-", "-", "-", "-", "-"});
         }
-        int[] widths = new int[HEADER.length];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                widths[i] = Math.max(widths[i], row[i].length());
-            }
-        }
-        StringBuilder out = new StringBuilder();
-        for (String[] row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.length; i++) {
-                line.append(i == 0 ? pad(row[i], widths[i]) : "  " + padLeft(row[i], widths[i]));
-            }
-            out.append(line.toString().stripTrailing()).append('\n');
-        }
+        StringBuilder out = new StringBuilder(columns(rows, i -> i > 0));
         for (StreamReport r : reports) {
             if (r.note() != null) {
                 out.append(r.stream()).append(": ").append(r.note()).append('\n');
@@ -228,6 +216,33 @@ final class VerifyReport {
             JsonText.writeString(out, s);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e); // a StringBuilder does not throw
+        }
+        return out.toString();
+    }
+
+    /**
+     * {@code rows} (the header first) as columns two spaces apart, each as wide as its widest cell,
+     * the cells of the columns {@code right} says right-aligned (the header's too), lines stripped
+     * of trailing spaces.
+     */
+    static String columns(List<String[]> rows, IntPredicate right) {
+        int[] widths = new int[rows.get(0).length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.length; i++) {
+                line.append(i == 0 ? "" : "  ")
+                        .append(
+                                right.test(i)
+                                        ? padLeft(row[i], widths[i])
+                                        : pad(row[i], widths[i]));
+            }
+            out.append(line.toString().stripTrailing()).append('\n');
         }
         return out.toString();
     }
