@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.catalog.TableIdentifier;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -91,6 +92,12 @@ final class AthenaIcebergFixture implements SinkFixture {
         return IcebergRows.read(
                 AthenaIcebergCatalog.of("test", new ResolvedSettings(null, settings())).open(),
                 TableIdentifier.of(DATABASE, table(stream)));
+    }
+
+    /** Merge upserts with equality deletes on the key (MergeRows); replace is refused. */
+    @Override
+    public Set<String> writeModes() {
+        return Set.of("append", "merge");
     }
 
     /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */

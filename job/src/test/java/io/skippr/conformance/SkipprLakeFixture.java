@@ -9,6 +9,7 @@ import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -134,6 +135,12 @@ final class SkipprLakeFixture implements SinkFixture {
     @Override
     public List<Map<String, Object>> rows(Path dir, String stream) throws Exception {
         return IcebergRows.read(catalog(dir), TableIdentifier.of(namespace, table(stream)));
+    }
+
+    /** Merge upserts with equality deletes on the key (MergeRows); replace is refused. */
+    @Override
+    public Set<String> writeModes() {
+        return Set.of("append", "merge");
     }
 
     /** A bounded run commits once, one Iceberg snapshot, at the end of its input (IcebergSink). */

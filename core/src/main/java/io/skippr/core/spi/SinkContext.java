@@ -86,16 +86,31 @@ public record SinkContext(
      * ClickHouse): a configuration error naming the pipeline.
      */
     public void requireAppend(String kind) {
-        if (writeMode != null && !"append".equals(writeMode)) {
-            throw io.skippr.config.ConfigException.of(
-                    "skippr.yml",
-                    "pipelines."
-                            + pipeline
-                            + ".write_mode: "
-                            + kind
-                            + " sinks only append; write_mode "
-                            + writeMode
-                            + " needs a SQL destination such as Postgres or DuckDB");
+        requireAppendOrMerge(kind, false);
+    }
+
+    /**
+     * Refuses any write mode but append and, where {@code merges}, merge (table formats, which
+     * merge with equality deletes but cannot replace): a configuration error naming the pipeline.
+     *
+     * @return whether the pipeline writes with merge
+     */
+    public boolean requireAppendOrMerge(String kind, boolean merges) {
+        if (writeMode == null || "append".equals(writeMode)) {
+            return false;
         }
+        if (merges && "merge".equals(writeMode)) {
+            return true;
+        }
+        throw io.skippr.config.ConfigException.of(
+                "skippr.yml",
+                "pipelines."
+                        + pipeline
+                        + ".write_mode: "
+                        + kind
+                        + (merges ? " sinks append or merge" : " sinks only append")
+                        + "; write_mode "
+                        + writeMode
+                        + " needs a SQL destination such as Postgres or DuckDB");
     }
 }

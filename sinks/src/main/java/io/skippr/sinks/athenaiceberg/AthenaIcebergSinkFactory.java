@@ -13,7 +13,8 @@ import java.util.Map;
  * The Athena Iceberg data sink: exactly-once Iceberg tables on S3 in the Glue database {@code
  * glue_database_name}, through Skippr's Iceberg sink and AWS Glue's Iceberg catalog. Paired: its
  * schema sink holds the same settings (checked when skippr.yml is read) and is served by the data
- * sink's own schema changes. Append only.
+ * sink's own schema changes. Append, or merge on the streams' primary keys with equality deletes
+ * (write_mode merge).
  */
 public final class AthenaIcebergSinkFactory implements SinkFactory, KeepsDeadletters {
     public static final String KIND = "AthenaIceberg";
@@ -28,8 +29,9 @@ public final class AthenaIcebergSinkFactory implements SinkFactory, KeepsDeadlet
 
     @Override
     public SkipprSink create(SinkContext context) {
-        context.requireAppend(KIND);
-        return IcebergSinks.sink(IcebergSinks.prepare(settings(context)), context.failPoint());
+        boolean merge = context.requireAppendOrMerge(KIND, true);
+        return IcebergSinks.sink(
+                IcebergSinks.prepare(settings(context).merging(merge)), context.failPoint());
     }
 
     @Override

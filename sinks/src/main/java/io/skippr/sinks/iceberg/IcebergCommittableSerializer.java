@@ -41,7 +41,7 @@ public final class IcebergCommittableSerializer
             int n = in.readInt();
             List<IcebergWriteResult> results = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                results.add(IcebergWriteResultSerializer.read(in));
+                results.add(IcebergWriteResultSerializer.read(in, version));
             }
             return new IcebergCommittable(run, checkpoint, results);
         }

@@ -14,6 +14,9 @@ import java.util.TreeSet;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
@@ -22,11 +25,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits each {@link IcebergCommittable} with one catalog commit per table: an append of the
- * table's new data files whose snapshot summary records the commit id (pipeline, sink, run and, in
- * a continuous run, checkpoint), the row count and, in a bounded run, the stream's highest cursor
- * value. Then, if asked, compacts the table ({@link Compactor}). A bounded deadletter sink's commit
- * first removes, in the same transaction, the rows of its data run an earlier attempt committed
- * ({@link DataRunRemoval}).
+ * table's new data files (with write_mode merge a row delta of them and their equality deletes)
+ * whose snapshot summary records the commit id (pipeline, sink, run and, in a continuous run,
+ * checkpoint), the row count and, in a bounded run, the stream's highest cursor value. Then, if
+ * asked, compacts the table ({@link Compactor}). A bounded deadletter sink's commit first removes,
+ * in the same transaction, the rows of its data run an earlier attempt committed ({@link
+ * DataRunRemoval}).
  *
  * <p>Assumptions: it runs alone (parallelism 1, after {@link WriteAggregator}); the data files it
  * is handed are complete; nobody expires the snapshots of a commit Flink may still replay. A
@@ -104,14 +108,16 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
             return false;
         }
         List<DataFile> files = new ArrayList<>();
+        List<DeleteFile> deletes = new ArrayList<>();
         long rows = 0;
         Map<String, Long> rowsOf = new TreeMap<>();
         for (IcebergWriteResult result : results) {
             files.addAll(result.files());
+            deletes.addAll(result.deletes());
             rows += result.rows();
             rowsOf.merge(result.stream(), result.rows(), Long::sum);
         }
-        if (files.isEmpty()) {
+        if (files.isEmpty() && deletes.isEmpty()) {
             return false;
         }
         // The data, and the run and positions in the table's properties, in one metadata commit:
@@ -122,16 +128,27 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
             // an earlier attempt of the same data run committed go out as this one's come in.
             removal.remove(tx, table, settings.deadletterRun());
         }
-        AppendFiles append = tx.newAppend();
-        files.forEach(append::appendFile);
-        append.set(CommitHistory.PIPELINE, settings.pipeline())
-                .set(CommitHistory.SINK, settings.sink())
-                .set(CommitHistory.RUN, String.valueOf(committable.run()))
-                .set(CommitHistory.CHECKPOINT, String.valueOf(committable.checkpoint()))
-                .set(CommitHistory.COMMIT_ID, id)
-                .set(CommitHistory.STREAM, results.get(0).stream())
-                .set(CommitHistory.ROWS, String.valueOf(rows))
-                .set(CommitHistory.BOUNDED, String.valueOf(settings.bounded()));
+        // An append adds the files; write_mode merge's equality deletes go into one row delta
+        // with them, so a key's earlier rows go and its newest comes in the same snapshot.
+        SnapshotUpdate<?> update;
+        if (deletes.isEmpty()) {
+            AppendFiles append = tx.newAppend();
+            files.forEach(append::appendFile);
+            update = append;
+        } else {
+            RowDelta delta = tx.newRowDelta();
+            files.forEach(delta::addRows);
+            deletes.forEach(delta::addDeletes);
+            update = delta;
+        }
+        update.set(CommitHistory.PIPELINE, settings.pipeline());
+        update.set(CommitHistory.SINK, settings.sink());
+        update.set(CommitHistory.RUN, String.valueOf(committable.run()));
+        update.set(CommitHistory.CHECKPOINT, String.valueOf(committable.checkpoint()));
+        update.set(CommitHistory.COMMIT_ID, id);
+        update.set(CommitHistory.STREAM, results.get(0).stream());
+        update.set(CommitHistory.ROWS, String.valueOf(rows));
+        update.set(CommitHistory.BOUNDED, String.valueOf(settings.bounded()));
         // per stream: two streams may map to one table, each with its own position
         Map<String, CommittedPosition> positions = new TreeMap<>();
         for (IcebergWriteResult result : results) {
@@ -148,10 +165,10 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
         }
         if (settings.bounded() && positions.size() == 1) { // as before positions were properties
             CommittedPosition position = positions.values().iterator().next();
-            append.set(CommitHistory.POSITION, position.value())
-                    .set(CommitHistory.POSITION_TYPE, position.type());
+            update.set(CommitHistory.POSITION, position.value());
+            update.set(CommitHistory.POSITION_TYPE, position.type());
         }
-        append.commit();
+        update.commit();
         history.record(tx.updateProperties(), table, committable.run(), rowsOf, positions);
         tx.commitTransaction();
         if (settings.compact()) {

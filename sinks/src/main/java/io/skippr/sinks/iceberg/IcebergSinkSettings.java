@@ -19,6 +19,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * @param deadletterRun for a deadletter sink, the data run whose deadletters it takes: a bounded
  *     commit first removes the rows an earlier attempt of that data run committed; 0 for a data
  *     sink
+ * @param merge write_mode merge: each commit upserts on the streams' primary keys (data files and
+ *     equality deletes in one row delta, {@link MergeRows}) instead of appending
  */
 public record IcebergSinkSettings(
         IcebergCatalogFactory catalog,
@@ -29,8 +31,32 @@ public record IcebergSinkSettings(
         boolean bounded,
         long targetFileBytes,
         boolean compact,
-        long deadletterRun)
+        long deadletterRun,
+        boolean merge)
         implements Serializable {
+
+    public IcebergSinkSettings(
+            IcebergCatalogFactory catalog,
+            String namespace,
+            String pipeline,
+            String sink,
+            long run,
+            boolean bounded,
+            long targetFileBytes,
+            boolean compact,
+            long deadletterRun) {
+        this(
+                catalog,
+                namespace,
+                pipeline,
+                sink,
+                run,
+                bounded,
+                targetFileBytes,
+                compact,
+                deadletterRun,
+                false);
+    }
 
     public IcebergSinkSettings(
             IcebergCatalogFactory catalog,
@@ -63,7 +89,8 @@ public record IcebergSinkSettings(
                 bounded,
                 targetFileBytes,
                 compact,
-                deadletterRun);
+                deadletterRun,
+                merge);
     }
 
     /** These settings for the deadletter sink of data run {@code dataRun}. */
@@ -77,6 +104,22 @@ public record IcebergSinkSettings(
                 bounded,
                 targetFileBytes,
                 compact,
-                dataRun);
+                dataRun,
+                merge);
+    }
+
+    /** These settings with write_mode merge ({@code true}) or append. */
+    public IcebergSinkSettings merging(boolean upsert) {
+        return new IcebergSinkSettings(
+                catalog,
+                namespace,
+                pipeline,
+                sink,
+                run,
+                bounded,
+                targetFileBytes,
+                compact,
+                deadletterRun,
+                upsert);
     }
 }

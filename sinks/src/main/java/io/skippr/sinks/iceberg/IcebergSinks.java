@@ -46,7 +46,7 @@ public final class IcebergSinks {
                                         ? history.rowsAfterPosition(table)
                                         : 0;
                     }
-                    if (after > 0) {
+                    if (after > 0 && !draft.merge()) { // merge replaces the rows read again
                         throw io.skippr.core.spi.OnceAfterContinuous.refusal(
                                 draft.pipeline(), "data_sinks." + draft.sink(), after, false);
                     }
@@ -133,6 +133,12 @@ public final class IcebergSinks {
             @Override
             public long rowsAfterPositions() {
                 return IcebergSinks.rowsAfterPositions(settings);
+            }
+
+            /** With write_mode merge a row read again replaces its key's row. */
+            @Override
+            public boolean appends(io.skippr.core.record.StreamSchema stream) {
+                return !settings.merge() || stream.primaryKey().isEmpty();
             }
 
             @Override

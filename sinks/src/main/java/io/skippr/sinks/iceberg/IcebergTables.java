@@ -5,8 +5,10 @@ import io.skippr.core.record.Column;
 import io.skippr.core.record.StreamSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -26,7 +28,8 @@ import org.apache.iceberg.types.Types;
  * the stream's columns plus {@code _skippr_id} and {@code _skippr_synced_at}; a column the source
  * adds is added to the table (and an int or float column widened in place) before any data file
  * that holds it is committed. Several writers may do this at once: a lost race is retried on the
- * table as the winner left it.
+ * table as the winner left it. With write_mode merge the stream's primary key is the table's
+ * identifier fields.
  */
 public final class IcebergTables {
     public static final String ID = "_skippr_id";
@@ -67,7 +70,10 @@ public final class IcebergTables {
                 if (!catalog.tableExists(id)) {
                     ensureNamespace(catalog, id.namespace());
                     return catalog.createTable(
-                            id, newSchema(schema), PartitionSpec.unpartitioned(), properties());
+                            id,
+                            newSchema(schema, settings.merge()),
+                            PartitionSpec.unpartitioned(),
+                            properties());
                 }
                 Table table = catalog.loadTable(id);
                 if (evolve(table, schema)) {
@@ -103,16 +109,50 @@ public final class IcebergTables {
     }
 
     static Schema newSchema(StreamSchema schema) {
+        return newSchema(schema, false);
+    }
+
+    /**
+     * @param keyed write_mode merge: the primary key columns are required and the schema's
+     *     identifier fields (the key the equality deletes name)
+     */
+    static Schema newSchema(StreamSchema schema, boolean keyed) {
         List<Types.NestedField> fields = new ArrayList<>();
+        Set<Integer> key = new HashSet<>();
         int id = 1;
         for (Column column : schema.columns()) {
+            boolean inKey = keyed && schema.primaryKey().contains(column.name());
+            if (inKey) {
+                key.add(id);
+            }
             fields.add(
-                    Types.NestedField.optional(
-                            id++, column.name(), IcebergTypes.of(column.type())));
+                    Types.NestedField.of(
+                            id++, !inKey, column.name(), IcebergTypes.of(column.type())));
         }
         fields.add(Types.NestedField.optional(id++, ID, Types.StringType.get()));
         fields.add(Types.NestedField.optional(id, SYNCED_AT, Types.TimestampType.withZone()));
-        return new Schema(fields);
+        return new Schema(fields, key);
+    }
+
+    /**
+     * Makes the stream's primary key the table's identifier fields (required columns) where it is
+     * not yet: a table an append run created, now loaded with write_mode merge. Its key columns
+     * hold no NULL (they are a primary key in the source).
+     */
+    private static UpdateSchema identify(Table table, StreamSchema schema, UpdateSchema update) {
+        Set<String> have = new HashSet<>(table.schema().identifierFieldNames());
+        if (have.equals(new HashSet<>(schema.primaryKey()))) {
+            return update;
+        }
+        UpdateSchema out = update == null ? table.updateSchema() : update;
+        out.allowIncompatibleChanges();
+        Map<String, Types.NestedField> columns = columns(table.schema());
+        for (String column : schema.primaryKey()) {
+            if (columns.containsKey(column) && columns.get(column).isOptional()) {
+                out.requireColumn(column);
+            }
+        }
+        return out.setIdentifierFields(schema.primaryKey());
     }
 
     /** Adds or widens columns; false if the table held the schema already. */
@@ -147,6 +187,9 @@ public final class IcebergTables {
                                 + ", which Iceberg cannot change in place: rename the column"
                                 + " in the source, or drop the table to load it anew");
             }
+        }
+        if (settings.merge()) {
+            update = identify(table, schema, update);
         }
         if (update == null) {
             return false;

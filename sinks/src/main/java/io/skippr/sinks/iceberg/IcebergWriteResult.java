@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.util.JsonUtil;
 
@@ -20,6 +22,8 @@ import org.apache.iceberg.util.JsonUtil;
  *     position of {@code stream}
  * @param cursorType the cursor column's type kind, or null; {@link CommittedPosition#READ} for a
  *     read position
+ * @param deleteFiles write_mode merge: the equality delete files on the stream's key that go into
+ *     the same row delta as {@code dataFiles}, in Iceberg's JSON form; empty for an append
  */
 public record IcebergWriteResult(
         Kind kind,
@@ -30,7 +34,8 @@ public record IcebergWriteResult(
         List<String> dataFiles,
         long rows,
         String cursor,
-        String cursorType) {
+        String cursorType,
+        List<String> deleteFiles) {
 
     /** What a result holds. */
     public enum Kind {
@@ -45,6 +50,31 @@ public record IcebergWriteResult(
 
     public IcebergWriteResult {
         dataFiles = List.copyOf(dataFiles);
+        deleteFiles = List.copyOf(deleteFiles);
+    }
+
+    /** A result without delete files: an append's, or an end. */
+    public IcebergWriteResult(
+            Kind kind,
+            int subtask,
+            int parallelism,
+            String stream,
+            String table,
+            List<String> dataFiles,
+            long rows,
+            String cursor,
+            String cursorType) {
+        this(
+                kind,
+                subtask,
+                parallelism,
+                stream,
+                table,
+                dataFiles,
+                rows,
+                cursor,
+                cursorType,
+                List.of());
     }
 
     public static IcebergWriteResult end(int subtask, int parallelism) {
@@ -67,22 +97,31 @@ public record IcebergWriteResult(
                 CommittedPosition.READ);
     }
 
-    public static String json(DataFile file) {
+    public static String json(ContentFile<?> file) {
         return ContentFileParser.toJson(file, PartitionSpec.unpartitioned());
     }
 
     /** The data files, read back from their JSON form. */
     public List<DataFile> files() {
-        List<DataFile> files = new ArrayList<>(dataFiles.size());
-        for (String text : dataFiles) {
+        return parse(dataFiles, DataFile.class);
+    }
+
+    /** The equality delete files, read back from their JSON form. */
+    public List<DeleteFile> deletes() {
+        return parse(deleteFiles, DeleteFile.class);
+    }
+
+    private static <F> List<F> parse(List<String> texts, Class<F> kind) {
+        List<F> files = new ArrayList<>(texts.size());
+        for (String text : texts) {
             try {
                 files.add(
-                        (DataFile)
+                        kind.cast(
                                 ContentFileParser.fromJson(
                                         JsonUtil.mapper().readTree(text),
-                                        PartitionSpec.unpartitioned()));
+                                        PartitionSpec.unpartitioned())));
             } catch (IOException e) {
-                throw new UncheckedIOException("unreadable data file entry: " + text, e);
+                throw new UncheckedIOException("unreadable file entry: " + text, e);
             }
         }
         return files;

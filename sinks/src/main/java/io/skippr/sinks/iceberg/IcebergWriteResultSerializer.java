@@ -10,10 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-/** Versioned serializer of {@link IcebergWriteResult}s. */
+/**
+ * Versioned serializer of {@link IcebergWriteResult}s. Version 2 adds the equality delete files of
+ * write_mode merge; version 1 (without them) is still read, so a checkpoint taken before stays
+ * restorable.
+ */
 public final class IcebergWriteResultSerializer
         implements SimpleVersionedSerializer<IcebergWriteResult> {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -33,18 +37,18 @@ public final class IcebergWriteResultSerializer
     public IcebergWriteResult deserialize(int version, byte[] serialized) throws IOException {
         check("an Iceberg write result", version);
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
-            return read(in);
+            return read(in, version);
         }
     }
 
     static void check(String what, int version) throws IOException {
-        if (version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "cannot read "
                             + what
                             + " of version "
                             + version
-                            + "; this Skippr reads version "
+                            + "; this Skippr reads versions 1 to "
                             + VERSION);
         }
     }
@@ -55,26 +59,23 @@ public final class IcebergWriteResultSerializer
         out.writeInt(r.parallelism());
         writeText(out, r.stream());
         writeText(out, r.table());
-        out.writeInt(r.dataFiles().size());
-        for (String file : r.dataFiles()) {
-            writeText(out, file);
-        }
+        writeTexts(out, r.dataFiles());
         out.writeLong(r.rows());
         writeNullable(out, r.cursor());
         writeNullable(out, r.cursorType());
+        writeTexts(out, r.deleteFiles());
     }
 
-    static IcebergWriteResult read(DataInputStream in) throws IOException {
+    static IcebergWriteResult read(DataInputStream in, int version) throws IOException {
         IcebergWriteResult.Kind kind = IcebergWriteResult.Kind.values()[in.readByte()];
         int subtask = in.readInt();
         int parallelism = in.readInt();
         String stream = readText(in);
         String table = readText(in);
-        int n = in.readInt();
-        List<String> files = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            files.add(readText(in));
-        }
+        List<String> files = readTexts(in);
+        long rows = in.readLong();
+        String cursor = readNullable(in);
+        String cursorType = readNullable(in);
         return new IcebergWriteResult(
                 kind,
                 subtask,
@@ -82,9 +83,26 @@ public final class IcebergWriteResultSerializer
                 stream,
                 table,
                 files,
-                in.readLong(),
-                readNullable(in),
-                readNullable(in));
+                rows,
+                cursor,
+                cursorType,
+                version >= 2 ? readTexts(in) : List.of());
+    }
+
+    private static void writeTexts(DataOutputStream out, List<String> texts) throws IOException {
+        out.writeInt(texts.size());
+        for (String text : texts) {
+            writeText(out, text);
+        }
+    }
+
+    private static List<String> readTexts(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<String> texts = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            texts.add(readText(in));
+        }
+        return texts;
     }
 
     /** Length-prefixed UTF-8: a data file's JSON can exceed writeUTF's 64 KB. */

@@ -12,30 +12,27 @@ import io.skippr.sinks.writer.StreamUnit;
 import io.skippr.sinks.writer.StreamUnits;
 import java.io.Closeable;
 import java.io.IOException;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.RollingDataWriter;
-import org.apache.iceberg.types.Type;
-import org.apache.iceberg.types.Types;
 
 /**
  * Writes each stream's rows into Parquet data files of its table, with Iceberg's own writers (so
  * every column carries its field id), rolling at the target size; at the checkpoint barrier (or the
  * end of a bounded run) it finishes them and hands them on, one {@link IcebergWriteResult} per
- * stream and schema version, plus in a bounded run its end. A new schema version is applied to the
- * table when it arrives ({@link IcebergTables#ensure}), before any row of it is written.
+ * stream and schema version, plus in a bounded run its end. With write_mode merge it keeps each
+ * stream's newest row per key instead ({@link MergeRows}) and writes them, with equality deletes on
+ * the key, at the barrier: one result per stream. A new schema version is applied to the table when
+ * it arrives ({@link IcebergTables#ensure}), before any row of it is written.
  *
  * <p>File names are {@code <subtask>-<attempt>-<pipeline>-<run>-<job>-<epoch>-<seq>-<n>.parquet}:
  * the job is (the start of) Flink's job id, the epoch the checkpoint the writer restored from, and
@@ -56,11 +53,14 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     private final StreamUnits<OpenFiles, IcebergWriteResult> open =
             new StreamUnits<>(schemas, this::finish);
 
+    /** write_mode merge: per stream, the newest version of each key since the last checkpoint. */
+    private final Map<String, MergeRows> merges = new TreeMap<>();
+
     /**
      * Per stream, the read positions of the input since the last commit: a bounded run's, for its
      * ends; a continuous run's, for the checkpoint's commit.
      */
-    private final Map<String, String> readPositions = new java.util.TreeMap<>();
+    private final Map<String, String> readPositions = new TreeMap<>();
 
     private long seq;
 
@@ -86,6 +86,12 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
         if (record instanceof SchemaChange change) {
             StreamSchema schema = change.schema();
             if (!schemas.has(schema)) {
+                if (settings.merge() && schema.primaryKey().isEmpty()) {
+                    throw new IcebergSinkException(
+                            "write_mode merge upserts on the source's primary key, and stream "
+                                    + schema.stream()
+                                    + " has none");
+                }
                 tableOf.put(schema.stream(), tables.ensure(schema));
                 schemas.add(schema);
             }
@@ -98,19 +104,26 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
         if (!(record instanceof Row row)) {
             throw new IOException("an Iceberg sink receives rows and schemas, not " + record);
         }
+        if (settings.merge()) {
+            merges.computeIfAbsent(row.stream(), MergeRows::new).put(schemas.of(row), row);
+            return;
+        }
         open.of(row, this::openFiles).write(row);
     }
 
     private OpenFiles openFiles(StreamSchema schema) {
         Table table = tableOf.get(schema.stream());
-        String operation =
-                String.format(
-                        "%s-%d-%s-%d-%d",
-                        Names.snake(settings.pipeline()), settings.run(), job, epoch, seq++);
         RollingDataWriter<Record> writer =
                 ParquetDataFiles.writer(
-                        table, subtask, attempt, operation, settings.targetFileBytes());
+                        table, subtask, attempt, nextOperation(), settings.targetFileBytes());
         return new OpenFiles(schema, table, writer);
+    }
+
+    /** The unique part of the next files' names. */
+    private String nextOperation() {
+        return String.format(
+                "%s-%d-%s-%d-%d",
+                Names.snake(settings.pipeline()), settings.run(), job, epoch, seq++);
     }
 
     private IcebergWriteResult finish(OpenFiles files) throws IOException {
@@ -135,6 +148,19 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     @Override
     public Collection<IcebergWriteResult> prepareCommit() throws IOException {
         List<IcebergWriteResult> out = open.finishAll();
+        for (MergeRows rows : merges.values()) {
+            if (!rows.isEmpty()) {
+                out.add(
+                        rows.finish(
+                                tableOf.get(rows.stream()),
+                                subtask,
+                                parallelism,
+                                attempt,
+                                nextOperation(),
+                                settings.targetFileBytes()));
+            }
+        }
+        merges.clear();
         if (settings.bounded()) {
             out.add(IcebergWriteResult.end(subtask, parallelism));
         }
@@ -152,6 +178,7 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
         try {
             // never committed: the files stay outside every snapshot
             open.abandon(files -> files.writer.close());
+            merges.clear();
         } finally {
             if (catalog instanceof Closeable closeable) {
                 closeable.close();
@@ -162,54 +189,17 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     /** One stream's rolling data files for one schema version. */
     private static final class OpenFiles extends StreamUnit {
         final RollingDataWriter<Record> writer;
-        final GenericRecord template;
-        final int[] positions;
-        final Type[] types;
-        final int idPosition;
-        final int syncedAtPosition;
+        final TableRecords records;
 
         OpenFiles(StreamSchema schema, Table table, RollingDataWriter<Record> writer) {
             super(schema);
             this.writer = writer;
-            Schema tableSchema = table.schema();
-            this.template = GenericRecord.create(tableSchema);
-            List<Types.NestedField> fields = tableSchema.columns();
-            Map<String, Integer> position = new HashMap<>();
-            for (int i = 0; i < fields.size(); i++) {
-                position.put(fields.get(i).name(), i);
-            }
-            this.positions = new int[schema.size()];
-            this.types = new Type[schema.size()];
-            for (int i = 0; i < schema.size(); i++) {
-                String name = schema.columns().get(i).name();
-                Integer at = position.get(name);
-                if (at == null) {
-                    throw new IcebergSinkException(
-                            "table " + table.name() + " has no column " + name);
-                }
-                positions[i] = at;
-                types[i] = fields.get(at).type();
-            }
-            this.idPosition = position.get(IcebergTables.ID);
-            this.syncedAtPosition = position.get(IcebergTables.SYNCED_AT);
+            this.records = new TableRecords(schema, table);
         }
 
         void write(Row row) {
-            GenericRecord record = template.copy();
-            Object[] values = row.values();
-            for (int i = 0; i < positions.length && i < values.length; i++) {
-                record.set(positions[i], IcebergTypes.value(values[i], types[i]));
-            }
-            record.set(idPosition, row.id());
-            record.set(syncedAtPosition, syncedAt(row.syncedAtMicros()));
-            writer.write(record);
+            writer.write(records.record(row));
             count(row);
-        }
-
-        private static Object syncedAt(long micros) {
-            return Instant.EPOCH
-                    .plusNanos(Math.multiplyExact(micros, 1000L))
-                    .atOffset(ZoneOffset.UTC);
         }
     }
 }

@@ -1,33 +1,70 @@
 package io.skippr.sinks.iceberg;
 
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.io.RollingEqualityDeleteWriter;
+import org.apache.iceberg.types.Types;
 
 /**
  * Where the Iceberg sinks get their data file writers: Parquet files of a table's current schema,
  * rolled at a target size, named by Iceberg from the writing task and an operation id that makes
- * them unique (the writer, the compactor and the removal of a data run each name theirs).
+ * them unique (the writer, the compactor and the removal of a data run each name theirs); and, for
+ * write_mode merge, equality delete files on a key.
  */
 final class ParquetDataFiles {
     private ParquetDataFiles() {}
 
     static RollingDataWriter<Record> writer(
             Table table, int subtask, int attempt, String operation, long targetFileBytes) {
-        OutputFileFactory names =
-                OutputFileFactory.builderFor(table, subtask, attempt)
-                        .format(FileFormat.PARQUET)
-                        .operationId(operation)
-                        .build();
         GenericFileWriterFactory writers =
                 new GenericFileWriterFactory.Builder(table)
                         .dataSchema(table.schema())
                         .dataFileFormat(FileFormat.PARQUET)
                         .build();
         return new RollingDataWriter<>(
-                writers, names, table.io(), targetFileBytes, table.spec(), null);
+                writers,
+                names(table, subtask, attempt, operation),
+                table.io(),
+                targetFileBytes,
+                table.spec(),
+                null);
+    }
+
+    /**
+     * Equality delete files on the columns of {@code key} (a projection of the table's schema):
+     * each record written holds a key's values and deletes the rows of earlier commits that hold
+     * them.
+     */
+    static RollingEqualityDeleteWriter<Record> equalityDeletes(
+            Table table, Schema key, int subtask, int attempt, String operation, long bytes) {
+        int[] ids = key.columns().stream().mapToInt(Types.NestedField::fieldId).toArray();
+        GenericFileWriterFactory writers =
+                new GenericFileWriterFactory.Builder(table)
+                        .dataSchema(table.schema())
+                        .dataFileFormat(FileFormat.PARQUET)
+                        .deleteFileFormat(FileFormat.PARQUET)
+                        .equalityFieldIds(ids)
+                        .equalityDeleteRowSchema(key)
+                        .build();
+        return new RollingEqualityDeleteWriter<>(
+                writers,
+                names(table, subtask, attempt, operation),
+                table.io(),
+                bytes,
+                table.spec(),
+                null);
+    }
+
+    private static OutputFileFactory names(
+            Table table, int subtask, int attempt, String operation) {
+        return OutputFileFactory.builderFor(table, subtask, attempt)
+                .format(FileFormat.PARQUET)
+                .operationId(operation)
+                .build();
     }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * The SkipprLake data sink: exactly-once Iceberg tables under a warehouse path, in an embedded or
- * PostgreSQL JDBC catalog. Append only.
+ * PostgreSQL JDBC catalog. Append, or merge on the streams' primary keys with equality deletes
+ * (write_mode merge).
  */
 public final class SkipprLakeSinkFactory implements SinkFactory, KeepsDeadletters {
     public static final String KIND = "SkipprLake";
@@ -24,7 +25,7 @@ public final class SkipprLakeSinkFactory implements SinkFactory, KeepsDeadletter
 
     @Override
     public SkipprSink create(SinkContext context) {
-        context.requireAppend(KIND);
+        boolean merge = context.requireAppendOrMerge(KIND, true);
         IcebergSinkSettings settings =
                 IcebergSinks.prepare(
                         settings(
@@ -32,7 +33,8 @@ public final class SkipprLakeSinkFactory implements SinkFactory, KeepsDeadletter
                                         context.entry(),
                                         context.settings(),
                                         context.bounded())
-                                .deadletters(context.deadletterRun()));
+                                .deadletters(context.deadletterRun())
+                                .merging(merge));
         return IcebergSinks.sink(settings, context.failPoint());
     }
 
