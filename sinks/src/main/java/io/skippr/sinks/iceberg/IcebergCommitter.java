@@ -45,6 +45,7 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
     private final CommitHistory history;
     private final Compactor compactor;
     private final DataRunRemoval removal;
+    private final KeyConflicts conflicts;
     private Catalog catalog;
 
     IcebergCommitter(IcebergSinkSettings settings, String job) {
@@ -52,6 +53,7 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
         this.history = new CommitHistory(settings);
         this.compactor = new Compactor(settings, job);
         this.removal = new DataRunRemoval(settings, job);
+        this.conflicts = new KeyConflicts(settings);
     }
 
     @Override
@@ -139,6 +141,7 @@ final class IcebergCommitter implements Committer<IcebergCommittable> {
             RowDelta delta = tx.newRowDelta();
             files.forEach(delta::addRows);
             deletes.forEach(delta::addDeletes);
+            conflicts.resolve(table, results).forEach(delta::addDeletes);
             update = delta;
         }
         update.set(CommitHistory.PIPELINE, settings.pipeline());

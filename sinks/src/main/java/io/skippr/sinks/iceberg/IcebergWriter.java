@@ -56,6 +56,9 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
     /** write_mode merge: per stream, the newest version of each key since the last checkpoint. */
     private final Map<String, MergeRows> merges = new TreeMap<>();
 
+    /** write_mode merge: the parts of this checkpoint written out early, in the order written. */
+    private final List<IcebergWriteResult> mergedParts = new ArrayList<>();
+
     /**
      * Per stream, the read positions of the input since the last commit: a bounded run's, for its
      * ends; a continuous run's, for the checkpoint's commit.
@@ -105,7 +108,13 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
             throw new IOException("an Iceberg sink receives rows and schemas, not " + record);
         }
         if (settings.merge()) {
-            merges.computeIfAbsent(row.stream(), MergeRows::new).put(schemas.of(row), row);
+            MergeRows rows = merges.computeIfAbsent(row.stream(), MergeRows::new);
+            rows.put(schemas.of(row), row);
+            if (rows.keys() >= MergeRows.MAX_KEYS) {
+                // bounded memory: the commit settles a key held by two parts (KeyConflicts)
+                mergedParts.add(finish(rows));
+                merges.remove(row.stream());
+            }
             return;
         }
         open.of(row, this::openFiles).write(row);
@@ -145,19 +154,24 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
                 files.cursorType());
     }
 
+    private IcebergWriteResult finish(MergeRows rows) throws IOException {
+        return rows.finish(
+                tableOf.get(rows.stream()),
+                subtask,
+                parallelism,
+                attempt,
+                nextOperation(),
+                settings.targetFileBytes());
+    }
+
     @Override
     public Collection<IcebergWriteResult> prepareCommit() throws IOException {
         List<IcebergWriteResult> out = open.finishAll();
+        out.addAll(mergedParts);
+        mergedParts.clear();
         for (MergeRows rows : merges.values()) {
-            if (!rows.isEmpty()) {
-                out.add(
-                        rows.finish(
-                                tableOf.get(rows.stream()),
-                                subtask,
-                                parallelism,
-                                attempt,
-                                nextOperation(),
-                                settings.targetFileBytes()));
+            if (rows.keys() > 0) {
+                out.add(finish(rows));
             }
         }
         merges.clear();
@@ -179,6 +193,7 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
             // never committed: the files stay outside every snapshot
             open.abandon(files -> files.writer.close());
             merges.clear();
+            mergedParts.clear();
         } finally {
             if (catalog instanceof Closeable closeable) {
                 closeable.close();

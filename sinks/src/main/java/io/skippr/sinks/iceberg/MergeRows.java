@@ -31,6 +31,12 @@ import org.apache.iceberg.types.Types;
  * commit and the data row is the key's only row after it.
  */
 final class MergeRows {
+    /**
+     * The most keys a stream's rows hold in memory: then they are written out as one part of the
+     * checkpoint, and the next rows start another (the commit settles keys two parts hold).
+     */
+    static final int MAX_KEYS = 100_000;
+
     private final String stream;
     private final Map<List<Object>, Newest> newest = new LinkedHashMap<>();
     private final Map<Long, TableRecords> records = new HashMap<>();
@@ -64,8 +70,9 @@ final class MergeRows {
         return stream;
     }
 
-    boolean isEmpty() {
-        return newest.isEmpty();
+    /** The keys held. */
+    int keys() {
+        return newest.size();
     }
 
     /**
@@ -80,20 +87,34 @@ final class MergeRows {
         for (String column : latest.primaryKey()) {
             keyFields.add(IcebergTables.columns(schema).get(column));
         }
-        Schema keySchema = new Schema(keyFields);
+        // a delete row holds the key, and the cursor value of the key's newest version, which
+        // KeyConflicts compares across the results of one commit
+        List<Types.NestedField> rowFields = new ArrayList<>(keyFields);
+        String cursorColumn = latest.cursorColumn();
+        if (cursorColumn != null && !latest.primaryKey().contains(cursorColumn)) {
+            rowFields.add(IcebergTables.columns(schema).get(cursorColumn));
+        }
+        Schema rowSchema = new Schema(rowFields);
         RollingDataWriter<Record> data =
                 ParquetDataFiles.writer(table, subtask, attempt, operation, bytes);
         RollingEqualityDeleteWriter<Record> deletes =
                 ParquetDataFiles.equalityDeletes(
-                        table, keySchema, subtask, attempt, operation + "-eq", bytes);
+                        table,
+                        keyFields.size(),
+                        rowSchema,
+                        subtask,
+                        attempt,
+                        operation + "-eq",
+                        bytes);
         try {
-            GenericRecord keyTemplate = GenericRecord.create(keySchema);
+            GenericRecord keyTemplate = GenericRecord.create(rowSchema);
             for (Map.Entry<List<Object>, Newest> e : newest.entrySet()) {
                 Newest kept = e.getValue();
                 GenericRecord key = keyTemplate.copy();
-                for (int i = 0; i < keyFields.size(); i++) {
-                    Object value = kept.row().value(kept.schema().indexOf(keyFields.get(i).name()));
-                    key.set(i, IcebergTypes.value(value, keyFields.get(i).type()));
+                for (int i = 0; i < rowFields.size(); i++) {
+                    int at = kept.schema().indexOf(rowFields.get(i).name());
+                    Object value = at < kept.row().values().length ? kept.row().value(at) : null;
+                    key.set(i, IcebergTypes.value(value, rowFields.get(i).type()));
                 }
                 deletes.write(key);
                 if (kept.row().op() != Operation.DELETE) {
@@ -116,7 +137,6 @@ final class MergeRows {
         for (DeleteFile file : deletes.result().deleteFiles()) {
             deleteFiles.add(IcebergWriteResult.json(file));
         }
-        String cursorColumn = latest.cursorColumn();
         return new IcebergWriteResult(
                 IcebergWriteResult.Kind.FILES,
                 subtask,

@@ -36,20 +36,30 @@ final class ParquetDataFiles {
     }
 
     /**
-     * Equality delete files on the columns of {@code key} (a projection of the table's schema):
-     * each record written holds a key's values and deletes the rows of earlier commits that hold
-     * them.
+     * Equality delete files on the first {@code keySize} columns of {@code rows} (a projection of
+     * the table's schema; the columns after the key are carried, not compared): each record written
+     * holds a key's values and deletes the rows of earlier commits that hold them.
      */
     static RollingEqualityDeleteWriter<Record> equalityDeletes(
-            Table table, Schema key, int subtask, int attempt, String operation, long bytes) {
-        int[] ids = key.columns().stream().mapToInt(Types.NestedField::fieldId).toArray();
+            Table table,
+            int keySize,
+            Schema rows,
+            int subtask,
+            int attempt,
+            String operation,
+            long bytes) {
+        int[] ids =
+                rows.columns().stream()
+                        .limit(keySize)
+                        .mapToInt(Types.NestedField::fieldId)
+                        .toArray();
         GenericFileWriterFactory writers =
                 new GenericFileWriterFactory.Builder(table)
                         .dataSchema(table.schema())
                         .dataFileFormat(FileFormat.PARQUET)
                         .deleteFileFormat(FileFormat.PARQUET)
                         .equalityFieldIds(ids)
-                        .equalityDeleteRowSchema(key)
+                        .equalityDeleteRowSchema(rows)
                         .build();
         return new RollingEqualityDeleteWriter<>(
                 writers,

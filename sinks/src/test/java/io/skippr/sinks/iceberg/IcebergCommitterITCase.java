@@ -339,10 +339,20 @@ class IcebergCommitterITCase {
                 serializer.deserialize(serializer.getVersion(), serializer.serialize(committable));
         assertThat(back).isEqualTo(committable);
         assertThat(back.results().get(0).files().get(0).recordCount()).isEqualTo(20);
-        assertThatThrownBy(() -> serializer.deserialize(2, serializer.serialize(committable)))
+        assertThatThrownBy(() -> serializer.deserialize(3, serializer.serialize(committable)))
                 .hasMessage(
-                        "cannot read an Iceberg committable of version 2; this Skippr reads"
-                                + " version 1");
+                        "cannot read an Iceberg committable of version 3; this Skippr reads"
+                                + " versions 1 to 2");
+
+        // version 2 carries write_mode merge's equality delete files
+        IcebergSinkSettings merging = settings.merging(true);
+        IcebergCommittable merged =
+                new IcebergCommittable(
+                        4, 10, List.copyOf(TestLake.write(merging, TestLake.ORDERS, 21, 31)));
+        IcebergCommittable mergedBack =
+                serializer.deserialize(serializer.getVersion(), serializer.serialize(merged));
+        assertThat(mergedBack).isEqualTo(merged);
+        assertThat(mergedBack.results().get(0).deletes().get(0).recordCount()).isEqualTo(10);
     }
 
     @Test

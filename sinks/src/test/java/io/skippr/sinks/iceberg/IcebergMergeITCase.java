@@ -154,6 +154,54 @@ class IcebergMergeITCase {
                 .containsEntry("added-equality-deletes", "21");
     }
 
+    /**
+     * Two writer subtasks holding versions of the same keys in one commit (a CDC snapshot split's
+     * row and the stream's change of it, in one --once commit): the newest version of each key is
+     * its only row, whichever subtask read it. Before KeyConflicts both subtasks' rows stayed (the
+     * equality deletes of a commit never touch its own data rows): 40 keys held twice.
+     */
+    @Test
+    void versionsOfOneKeyFromTwoSubtasksOfOneCommitLeaveTheNewestOnly() throws Exception {
+        TestLake lake = new TestLake(dir.resolve("lake"));
+        IcebergSinkSettings settings = lake.settings(true, 1 << 20, false).merging(true);
+        Map<Long, Row> expected = new TreeMap<>();
+        List<Row> zero = new ArrayList<>();
+        List<Row> one = new ArrayList<>();
+        for (long id = 1; id <= 60; id++) {
+            Row snapshot = change(Operation.INSERT, id, "snapshot", 0);
+            zero.add(snapshot);
+            expected.put(id, snapshot);
+        }
+        for (long id = 1; id <= 20; id++) { // subtask 1 holds the newer version
+            Row newer = change(Operation.UPDATE, id, "changed", 100 + id);
+            one.add(newer);
+            expected.put(id, newer);
+        }
+        for (long id = 21; id <= 30; id++) { // subtask 1 deletes them later
+            one.add(change(Operation.DELETE, id, null, 100 + id));
+            expected.remove(id);
+        }
+        List<Row> zeroLater = new ArrayList<>();
+        for (long id = 31; id <= 40; id++) { // subtask 0 holds the newer version
+            one.add(change(Operation.UPDATE, id, "older", 1));
+            Row newer = change(Operation.UPDATE, id, "newer", 200);
+            zeroLater.add(newer);
+            expected.put(id, newer);
+        }
+        zero.addAll(zeroLater);
+        List<IcebergWriteResult> results = new ArrayList<>(write(settings, 1, 0, 2, zero));
+        results.addAll(write(settings, 1, 1, 2, one));
+        IcebergCommitter committer = new IcebergCommitter(settings, "test");
+        assertThat(committer.commit(new IcebergCommittable(settings.run(), 1, results))).isTrue();
+        committer.close();
+
+        List<Record> rows = lake.rows("shop_orders");
+        assertThat(rows).hasSize(50);
+        assertThat(md5PerKey(rows)).isEqualTo(md5PerKey(expected));
+        assertThat(lake.table("shop_orders").currentSnapshot().summary())
+                .containsEntry("added-position-deletes", "40");
+    }
+
     @Test
     void mergeRefusesAStreamWithoutAPrimaryKey() throws Exception {
         TestLake lake = new TestLake(dir.resolve("lake"));
