@@ -12,10 +12,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.RollingDataWriter;
-import org.apache.iceberg.parquet.Parquet;
 
 /**
  * Rewrites a table's small data files (under three quarters of the target size) into files of the
@@ -101,13 +99,7 @@ final class Compactor {
         try {
             for (DataFile file : inputs) {
                 try (CloseableIterable<Record> rows =
-                        Parquet.read(table.io().newInputFile(file.location()))
-                                .project(schema)
-                                .createReaderFunc(
-                                        fileSchema ->
-                                                GenericParquetReaders.buildReader(
-                                                        schema, fileSchema))
-                                .build()) {
+                        ParquetDataFiles.read(table, file.location(), schema)) {
                     for (Record row : rows) {
                         writer.write(row);
                     }

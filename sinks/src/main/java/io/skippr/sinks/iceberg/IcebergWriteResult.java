@@ -97,6 +97,29 @@ public record IcebergWriteResult(
                 CommittedPosition.READ);
     }
 
+    /** One stream's written files, with their rows' count and highest cursor value. */
+    public static IcebergWriteResult files(
+            int subtask,
+            int parallelism,
+            String stream,
+            List<? extends ContentFile<?>> dataFiles,
+            long rows,
+            String cursor,
+            String cursorType,
+            List<? extends ContentFile<?>> deleteFiles) {
+        return new IcebergWriteResult(
+                Kind.FILES,
+                subtask,
+                parallelism,
+                stream,
+                IcebergTables.name(stream),
+                dataFiles.stream().map(IcebergWriteResult::json).toList(),
+                rows,
+                cursor,
+                cursorType,
+                deleteFiles.stream().map(IcebergWriteResult::json).toList());
+    }
+
     public static String json(ContentFile<?> file) {
         return ContentFileParser.toJson(file, PartitionSpec.unpartitioned());
     }

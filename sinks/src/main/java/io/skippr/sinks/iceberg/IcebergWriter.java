@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.Record;
@@ -137,21 +136,15 @@ final class IcebergWriter implements CommittingSinkWriter<SourceRecord, IcebergW
 
     private IcebergWriteResult finish(OpenFiles files) throws IOException {
         files.writer.close();
-        List<String> dataFiles = new ArrayList<>();
-        for (DataFile file : files.writer.result().dataFiles()) {
-            dataFiles.add(IcebergWriteResult.json(file));
-        }
-        String stream = files.schema().stream();
-        return new IcebergWriteResult(
-                IcebergWriteResult.Kind.FILES,
+        return IcebergWriteResult.files(
                 subtask,
                 parallelism,
-                stream,
-                IcebergTables.name(stream),
-                dataFiles,
+                files.schema().stream(),
+                files.writer.result().dataFiles(),
                 files.rows(),
                 files.maxCursor(),
-                files.cursorType());
+                files.cursorType(),
+                List.of());
     }
 
     private IcebergWriteResult finish(MergeRows rows) throws IOException {

@@ -20,12 +20,10 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingPositionDeleteWriter;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
@@ -134,12 +132,7 @@ final class KeyConflicts {
     private static List<Record> read(Table table, ContentFile<?> file, Schema projection) {
         List<Record> rows = new ArrayList<>();
         try (CloseableIterable<Record> records =
-                Parquet.read(table.io().newInputFile(file.location()))
-                        .project(projection)
-                        .createReaderFunc(
-                                fileSchema ->
-                                        GenericParquetReaders.buildReader(projection, fileSchema))
-                        .build()) {
+                ParquetDataFiles.read(table, file.location(), projection)) {
             for (Record r : records) {
                 rows.add(r.copy());
             }

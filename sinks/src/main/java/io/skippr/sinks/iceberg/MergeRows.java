@@ -12,8 +12,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
@@ -129,27 +127,17 @@ final class MergeRows {
             data.close();
             deletes.close();
         }
-        List<String> dataFiles = new ArrayList<>();
-        for (DataFile file : data.result().dataFiles()) {
-            dataFiles.add(IcebergWriteResult.json(file));
-        }
-        List<String> deleteFiles = new ArrayList<>();
-        for (DeleteFile file : deletes.result().deleteFiles()) {
-            deleteFiles.add(IcebergWriteResult.json(file));
-        }
-        return new IcebergWriteResult(
-                IcebergWriteResult.Kind.FILES,
+        return IcebergWriteResult.files(
                 subtask,
                 parallelism,
                 stream,
-                IcebergTables.name(stream),
-                dataFiles,
+                data.result().dataFiles(),
                 rows,
                 maxCursor == null ? null : CursorValues.toText(maxCursor),
                 cursorColumn == null
                         ? null
                         : latest.columns().get(latest.indexOf(cursorColumn)).type().kind().name(),
-                deleteFiles);
+                deletes.result().deleteFiles());
     }
 
     private static Object cursor(StreamSchema schema, Row row) {

@@ -5,9 +5,12 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.io.RollingEqualityDeleteWriter;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -68,6 +71,15 @@ final class ParquetDataFiles {
                 bytes,
                 table.spec(),
                 null);
+    }
+
+    /** The rows of a data or delete file of {@code table}, read as {@code projection}. */
+    static CloseableIterable<Record> read(Table table, String location, Schema projection) {
+        return Parquet.read(table.io().newInputFile(location))
+                .project(projection)
+                .createReaderFunc(
+                        fileSchema -> GenericParquetReaders.buildReader(projection, fileSchema))
+                .build();
     }
 
     private static OutputFileFactory names(
