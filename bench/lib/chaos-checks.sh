@@ -1,6 +1,7 @@
 # The checks of bench/chaos, apart so that bench/chaos-checks can show each one catches what it
 # is for. The caller defines sql (psql with its connection), value (one value of a query),
-# with_note ("note" once the source has that column, else empty) and work (the folder whose
+# with_note ("note" once the source has that column, else empty), cdc_slot (chaos_cdc's
+# replication slot) and work (the folder whose
 # out/items holds the LocalFile sink's JSONL files, in/ the JSONL files the file writer writes and
 # lines_out/lines those of the JSONL-file pipeline's sink).
 # shellcheck shell=bash disable=SC2154
@@ -11,27 +12,32 @@ row_hash() {  # row_hash ID PAYLOAD AMOUNT VERSION UPDATED_AT [NOTE]: the SQL ex
   echo "md5(ROW(($1)::bigint, ($2)::text, ($3)::numeric(12,2), ($4)::int, ($5)::timestamptz$note)::text)"
 }
 
-source_rows() {
+source_rows() {  # source_rows [TABLE]: chaos_src.items by default
   echo "SELECT id, $(row_hash id payload amount version updated_at "$with_note") AS h
-    FROM chaos_src.items"
+    FROM ${1:-chaos_src.items}"
 }
 
-# Postgres sink: prints "missing stale duplicated extra".
-check_pg() {
-  local table
-  table=$(value "SELECT to_regclass('chaos_dst.items') IS NOT NULL")
-  if [[ $table != t ]]; then
-    value "SELECT count(*) || ' 0 0 0' FROM chaos_src.items"
+# A merge sink's table DESTINATION against source table SOURCE: prints "missing stale duplicated
+# extra". A key deleted at the source and still held is extra.
+check_merge() {  # check_merge SOURCE DESTINATION
+  if [[ $(value "SELECT to_regclass('$2') IS NOT NULL") != t ]]; then
+    value "SELECT count(*) || ' 0 0 0' FROM $1"
     return
   fi
-  value "WITH s AS ($(source_rows)),
+  value "WITH s AS ($(source_rows "$1")),
     d AS (SELECT id, $(row_hash id payload amount version updated_at "$with_note") AS h
-      FROM chaos_dst.items)
+      FROM $2)
     SELECT (SELECT count(*) FROM s WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.id = s.id))
       || ' ' || (SELECT count(*) FROM s JOIN d USING (id) WHERE s.h <> d.h)
       || ' ' || (SELECT count(*) - count(DISTINCT id) FROM d)
       || ' ' || (SELECT count(*) FROM d WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.id = d.id))"
 }
+
+# Postgres sink (merge): prints "missing stale duplicated extra".
+check_pg() { check_merge chaos_src.items chaos_dst.items; }
+
+# The change data capture pipeline's Postgres sink (merge, deletes applied): the same.
+check_cdc() { check_merge chaos_src.cdc_items chaos_cdc.cdc_items; }
 
 # An append sink's rows, as a query of (id, version, payload, amount, updated_at, sid, h): prints
 # "missing stale duplicated extra rows". Missing and stale judge the newest version per key
@@ -121,3 +127,24 @@ check_lines() {
       || ' ' || (SELECT count(*) FROM d WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.seq = d.seq))
       || ' ' || (SELECT count(*) FROM d)"
 }
+
+# chaos_cdc's slot's confirmed_flush_lsn against the highest CDC position of the slot committed
+# in chaos_cdc._skippr_commits, read in that order (committed positions only grow, so a commit
+# made after the slot was read cannot make a sample fail): prints "CONFIRMED COMMITTED", or
+# nothing before the slot exists or a position was committed.
+cdc_lsns() {
+  local confirmed committed
+  confirmed=$(value "SELECT confirmed_flush_lsn FROM pg_replication_slots
+    WHERE slot_name = '$cdc_slot'")
+  [[ -n $confirmed ]] || return 0
+  [[ $(value "SELECT to_regclass('chaos_cdc._skippr_commits') IS NOT NULL") == t ]] || return 0
+  committed=$(value "SELECT max(pg_lsn(substr(m[1], 1, 8) || '/' || substr(m[1], 9, 8)))
+    FROM chaos_cdc._skippr_commits c,
+      regexp_matches(c.positions, 'cdc $cdc_slot ([0-9A-F]{16})', 'g') m")
+  [[ -z $committed ]] || echo "$confirmed $committed"
+}
+
+lsn_number() { echo $(( (16#${1%/*} << 32) | 16#${1#*/} )); }  # X/Y -> a number
+
+# Whether the slot confirmed past what the destination committed.
+lsn_past() { (( $(lsn_number "$1") > $(lsn_number "$2") )); }  # lsn_past CONFIRMED COMMITTED
