@@ -200,6 +200,55 @@ class VerifyITCase {
                 .isEqualTo("{\"count\":2,\"first_keys\":[30,40]}");
     }
 
+    /**
+     * In append mode the destination also holds the older versions of updated keys, so it has more
+     * rows than the source and still matches (counted as a difference before the fix: exit 1 with
+     * no key missing, extra, duplicated or different, as the chaos run found).
+     */
+    @Test
+    void anAppendDestinationHoldingOlderVersionsMatches() throws Exception {
+        pg.exec(
+                "CREATE TABLE versions (id int PRIMARY KEY, v int NOT NULL, note text)",
+                "INSERT INTO versions SELECT i, i, 'n' || i FROM generate_series(1, 500) i");
+        Path config = dir.resolve("skippr.yml");
+        Files.writeString(
+                config,
+                "pipelines:\n  versions:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.warehouse\n    write_mode: append\n"
+                        + "data_sources:\n  app_db:\n"
+                        + pg.sourceYaml("versions", "v")
+                        + "data_sinks:\n  warehouse:\n"
+                        + postgresSink());
+        for (int run = 0; run < 2; run++) {
+            CliRun sync =
+                    CliRun.run(
+                            dir,
+                            env(),
+                            "sync",
+                            "--config",
+                            config.toString(),
+                            "--pipeline",
+                            "versions",
+                            "--once");
+            assertThat(sync.exitCode()).as(sync.all()).isZero();
+            // every 10th row gets a newer version, read by the second run
+            pg.exec("UPDATE versions SET v = 1000 + id, note = 'u' || id WHERE id % 10 = 0");
+        }
+        CliRun equal = verify("--pipeline", "versions", "--json");
+        assertThat(equal.exitCode()).as(equal.all()).isZero();
+        JsonNode stream = JSON.readTree(equal.out()).get("streams").get(0);
+        assertThat(stream.get("source_rows").asLong()).isEqualTo(500);
+        assertThat(stream.get("destination_rows").asLong()).isEqualTo(550);
+        try (Connection c = pg.connect();
+                Statement s = c.createStatement()) {
+            exec(s, "DELETE FROM \"" + sinkSchema + "\".versions WHERE id = 20 AND v = 1020");
+        }
+        CliRun broken = verify("--pipeline", "versions", "--json");
+        assertThat(broken.exitCode()).as(broken.all()).isEqualTo(1);
+        JsonNode after = JSON.readTree(broken.out()).get("streams").get(0);
+        assertThat(after.get("different").toString() + after.get("missing")).contains("[20]");
+    }
+
     @Test
     void tablesWithoutAnOrderableKeyAreReportedNotSkipped() throws IOException {
         config(postgresSink());

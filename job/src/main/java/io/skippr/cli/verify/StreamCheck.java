@@ -70,15 +70,16 @@ final class StreamCheck {
             }
         }
         return new StreamReport(
-                stream,
-                sourceRows,
-                destinationRows,
-                StreamReport.Kind.of(missing),
-                StreamReport.Kind.of(extra),
-                StreamReport.Kind.of(duplicated),
-                StreamReport.Kind.of(different),
-                note,
-                true);
+                        stream,
+                        sourceRows,
+                        destinationRows,
+                        StreamReport.Kind.of(missing),
+                        StreamReport.Kind.of(extra),
+                        StreamReport.Kind.of(duplicated),
+                        StreamReport.Kind.of(different),
+                        note,
+                        true)
+                .inAppendMode(append);
     }
 
     /** A destination without the stream's table: every source row is missing. */

@@ -10,6 +10,8 @@ import java.util.List;
  * @param verified false when the stream was not compared at all
  * @param loads the loads {@code verify --since} checked, oldest first; empty without {@code
  *     --since}
+ * @param append the stream is loaded in append mode, so the destination also holds older versions
+ *     of its keys and the row counts need not be equal
  */
 record StreamReport(
         String stream,
@@ -21,7 +23,8 @@ record StreamReport(
         Kind different,
         String note,
         boolean verified,
-        List<LoadCheck> loads) {
+        List<LoadCheck> loads,
+        boolean append) {
 
     StreamReport(
             String stream,
@@ -43,7 +46,8 @@ record StreamReport(
                 different,
                 note,
                 verified,
-                List.of());
+                List.of(),
+                false);
     }
 
     /** This report with the checks of the loads it covers. */
@@ -58,7 +62,24 @@ record StreamReport(
                 different,
                 note,
                 verified,
-                List.copyOf(checks));
+                List.copyOf(checks),
+                append);
+    }
+
+    /** This report of a stream loaded in append mode ({@code append}) or not. */
+    StreamReport inAppendMode(boolean append) {
+        return new StreamReport(
+                stream,
+                sourceRows,
+                destinationRows,
+                missing,
+                extra,
+                duplicated,
+                different,
+                note,
+                verified,
+                loads,
+                append);
     }
 
     /** The keys of one kind: how many, and the first of them. */
@@ -86,7 +107,7 @@ record StreamReport(
     /** Compared, and source and destination hold the same rows. */
     boolean matches() {
         return verified
-                && sourceRows == destinationRows
+                && (append || sourceRows == destinationRows)
                 && missing.count() == 0
                 && extra.count() == 0
                 && duplicated.count() == 0
