@@ -52,22 +52,15 @@ record StreamReport(
 
     /** This report with the checks of the loads it covers. */
     StreamReport withLoads(List<LoadCheck> checks) {
-        return new StreamReport(
-                stream,
-                sourceRows,
-                destinationRows,
-                missing,
-                extra,
-                duplicated,
-                different,
-                note,
-                verified,
-                List.copyOf(checks),
-                append);
+        return with(List.copyOf(checks), append);
     }
 
     /** This report of a stream loaded in append mode ({@code append}) or not. */
     StreamReport inAppendMode(boolean append) {
+        return with(loads, append);
+    }
+
+    private StreamReport with(List<LoadCheck> loads, boolean append) {
         return new StreamReport(
                 stream,
                 sourceRows,
