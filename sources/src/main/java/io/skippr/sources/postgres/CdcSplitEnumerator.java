@@ -127,13 +127,7 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
     private Plan addTables(int parallelism) throws IOException {
         PostgresConnectionConfig connection = config.connection();
         try (Connection c = connection.connect()) {
-            List<TableInfo> tables =
-                    PostgresCatalog.discover(
-                            c,
-                            connection.database(),
-                            config.schema(),
-                            config.tables(),
-                            config.cursorColumn());
+            List<TableInfo> tables = PostgresTables.discover(c, config);
             List<TableInfo> fresh =
                     tables.stream().filter(t -> !streams.contains(t.stream())).toList();
             if (fresh.isEmpty()) {

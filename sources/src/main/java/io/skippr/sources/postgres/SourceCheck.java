@@ -28,13 +28,7 @@ final class SourceCheck {
         List<TableInfo> tables;
         try (Connection c = connect(connection, path)) {
             try {
-                tables =
-                        PostgresCatalog.discover(
-                                c,
-                                connection.database(),
-                                config.schema(),
-                                config.tables(),
-                                config.cursorColumn());
+                tables = PostgresTables.discover(c, config);
             } catch (PostgresSourceException e) {
                 throw new ConfigException(
                         e.getMessage()

@@ -38,13 +38,7 @@ final class SplitPlanner {
     static Plan discover(PostgresSourceConfig config, int parallelism) throws IOException {
         PostgresConnectionConfig connection = config.connection();
         try (Connection c = connection.connect()) {
-            List<TableInfo> tables =
-                    PostgresCatalog.discover(
-                            c,
-                            connection.database(),
-                            config.schema(),
-                            config.tables(),
-                            config.cursorColumn());
+            List<TableInfo> tables = PostgresTables.discover(c, config);
             Map<String, String> upper = new LinkedHashMap<>();
             List<PostgresSplit> splits = new ArrayList<>();
             for (TableInfo table : tables) {
