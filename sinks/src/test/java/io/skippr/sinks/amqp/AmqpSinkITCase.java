@@ -212,8 +212,11 @@ class AmqpSinkITCase {
         AmqpSettings settings = settings();
         try (AmqpSink.Writer writer = writer(settings)) {
             writer.write(new SchemaChange(lost), null);
-            writer.write(row, null);
-            assertThatThrownBy(() -> writer.flush(false))
+            assertThatThrownBy(
+                            () -> {
+                                writer.write(row, null); // fails already when the return is in
+                                writer.flush(false);
+                            })
                     .isInstanceOf(AmqpException.class)
                     .hasMessage(
                             settings.broker()
@@ -232,8 +235,11 @@ class AmqpSinkITCase {
         channel.exchangeDeclare(exchange, "direct", false, true, null);
         try (AmqpSink.Writer writer = writer(withExchange(settings, exchange))) {
             writer.write(new SchemaChange(lost), null);
-            writer.write(row, null);
-            assertThatThrownBy(() -> writer.flush(true))
+            assertThatThrownBy(
+                            () -> {
+                                writer.write(row, null); // fails already when the return is in
+                                writer.flush(true);
+                            })
                     .isInstanceOf(AmqpException.class)
                     .hasMessageContaining(
                             "(312 NO_ROUTE): exchange '"
