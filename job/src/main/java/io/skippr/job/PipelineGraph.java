@@ -365,13 +365,14 @@ public final class PipelineGraph {
         return Connectors.sink(sink.entry().kind().name())
                 .create(
                         new SinkContext(
-                                name,
-                                sink.entry().name(),
-                                sink,
-                                request.once(),
-                                request.stateDir(),
-                                mode,
-                                request.failPoint().forDataSink(),
-                                run.schemaSink()));
+                                        name,
+                                        sink.entry().name(),
+                                        sink,
+                                        request.once(),
+                                        request.stateDir(),
+                                        mode,
+                                        request.failPoint().forDataSink(),
+                                        run.schemaSink())
+                                .withSoftDeletes(run.definition().softDeletes()));
     }
 }

@@ -391,7 +391,7 @@ class BadInputTest {
                         .expect(
                                 "skippr.yml:2:11: pipelines.orders: expected a mapping with"
                                         + " data_source (and optionally data_sink, deadletter_sink,"
-                                        + " write_mode), found 'data_sources.app_db'"));
+                                        + " write_mode, soft_deletes), found 'data_sources.app_db'"));
         String empty =
                 "skippr.yml: the file is empty; expected the sections pipelines and data_sources"
                         + " (and optionally data_sinks, schema_sinks, deadletter_sinks)";
@@ -806,7 +806,7 @@ class BadInputTest {
                         .expect(
                                 "skippr.yml:4:5: pipelines.orders.datasink: unknown pipeline key;"
                                         + " expected one of data_source, data_sink,"
-                                        + " deadletter_sink, write_mode; did you mean"
+                                        + " deadletter_sink, write_mode, soft_deletes; did you mean"
                                         + " 'data_sink'?"));
         all.add(
                 yaml(
@@ -823,6 +823,37 @@ class BadInputTest {
                                 "skippr.yml:6:17: pipelines.orders.write_mode: expected one of"
                                         + " append, merge, replace, found 'apend'; did you mean"
                                         + " 'append'?"));
+        all.add(
+                yaml(
+                                "pipeline: soft_deletes with a source that reads no changes",
+                                PIPELINE + "    soft_deletes: true\n" + SOURCE + WAREHOUSE)
+                        .expect(
+                                "skippr.yml:6:19: pipelines.orders.soft_deletes: soft_deletes"
+                                        + " marks the rows change data capture deletes, and"
+                                        + " data_sources.app_db does not read changes: set"
+                                        + " replication_method: cdc on it (a Postgres source), or"
+                                        + " remove soft_deletes"));
+        all.add(
+                yaml(
+                                "pipeline: soft_deletes with write_mode replace",
+                                PIPELINE
+                                        + "    write_mode: replace\n    soft_deletes: true\n"
+                                        + SOURCE
+                                        + "      replication_method: cdc\n"
+                                        + WAREHOUSE)
+                        .expect(
+                                "skippr.yml:7:19: pipelines.orders.soft_deletes: soft_deletes"
+                                        + " applies to write_mode merge (a delete sets"
+                                        + " _skippr_deleted on the key's row) and append (every"
+                                        + " change row carries _skippr_deleted), not replace:"
+                                        + " remove soft_deletes, or use write_mode merge"));
+        all.add(
+                yaml(
+                                "pipeline: soft_deletes: yes",
+                                PIPELINE + "    soft_deletes: yes\n" + SOURCE + WAREHOUSE)
+                        .expect(
+                                "skippr.yml:6:19: pipelines.orders.soft_deletes: expected one of"
+                                        + " true, false, found 'yes'"));
     }
 
     private static void duplicatesAndNames(List<Case> all) {

@@ -8,6 +8,7 @@ import io.skippr.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -64,6 +65,12 @@ class PostgresCdcITCase {
 
     /** The source tables the pipeline reads. */
     private List<String> tables = List.of("items");
+
+    /** More lines of the pipeline's entry, such as {@code soft_deletes: true}. */
+    private String pipelineLines = "";
+
+    /** The data sink's entry; null for the test's PostgreSQL schema. */
+    private String sinkYaml;
 
     @BeforeEach
     void tables() throws Exception {
@@ -122,6 +129,7 @@ class PostgresCdcITCase {
                         + "    data_sink: data_sinks.out\n    write_mode: "
                         + mode
                         + "\n"
+                        + pipelineLines
                         + "data_sources:\n  app_db:\n"
                         + source.sourceYaml(tables, null)
                         + "      replication_method: cdc\n      slot_name: "
@@ -131,7 +139,7 @@ class PostgresCdcITCase {
                         + "\n"
                         + extra
                         + "data_sinks:\n  out:\n"
-                        + TestPostgres.sinkYaml(sink.schema));
+                        + (sinkYaml != null ? sinkYaml : TestPostgres.sinkYaml(sink.schema)));
         return new PipelineGraph.Request(
                 Config.load(file).getPipeline("orders"),
                 once,
@@ -550,6 +558,10 @@ class PostgresCdcITCase {
         }
         assertThat(count("_skippr_op = 'snapshot'")).isEqualTo(3000);
         assertThat(count("_skippr_op <> 'snapshot'")).isEqualTo(changed);
+        // every change row says whether it deletes (_skippr_deleted, suffixed in a SQL table)
+        assertThat(count("_skippr_deleted_source IS DISTINCT FROM (_skippr_op = 'delete')"))
+                .isZero();
+        assertThat(count("_skippr_deleted_source")).isPositive();
         try (Connection c = sink.connect()) {
             assertThat(
                             query(
@@ -818,6 +830,138 @@ class PostgresCdcITCase {
                                 + " TABLE \""
                                 + source.schema
                                 + "\".\"items\" REPLICA IDENTITY FULL");
+    }
+
+    /**
+     * Three --once runs with inserts, updates and deletes between, the first run's deleted keys
+     * partly inserted again; the destination's rows by key, with {@code _skippr_deleted} ({@code
+     * _skippr_deleted_source} in a SQL destination) and md5.
+     */
+    private void onceWithSoftDeletes(SoftDeleteRows destination) throws Exception {
+        pipelineLines = "    soft_deletes: true\n";
+        once();
+        assertThat(destination.rows(false)).hasSize(3000).isEqualTo(rows(source, "items"));
+        assertThat(destination.rows(true)).isEmpty();
+
+        change(1);
+        once();
+        // keys the first changes deleted come back: their rows are no longer marked
+        changes(
+                "INSERT INTO items SELECT i, 'back ' || i, i, 'b' FROM generate_series(1, 3000) i"
+                        + " WHERE i % 13 = 1 AND i % 2 = 0 ON CONFLICT DO NOTHING");
+        change(2);
+        once();
+
+        List<String> live = rows(source, "items");
+        List<String> everInserted = new ArrayList<>();
+        try (Connection c = source.connect()) {
+            for (String row :
+                    rowsOf(
+                            c,
+                            "SELECT i, i FROM (SELECT generate_series(1, 3000) i UNION ALL"
+                                    + " SELECT generate_series(10001, 10200) UNION ALL"
+                                    + " SELECT generate_series(20001, 20200)) k ORDER BY i")) {
+                everInserted.add(row.substring(0, row.indexOf(':')));
+            }
+        }
+        List<String> liveKeys = live.stream().map(r -> r.substring(0, r.indexOf(':'))).toList();
+        List<String> deletedKeys =
+                everInserted.stream().filter(k -> !liveKeys.contains(k)).toList();
+        assertThat(deletedKeys).hasSizeGreaterThan(300); // the deletes happened
+        assertThat(liveKeys).contains("14", "66"); // deleted by round 1, inserted again
+        assertThat(destination.rows(false)).isEqualTo(live);
+        List<String> marked = destination.rows(true);
+        assertThat(marked.stream().map(r -> r.substring(0, r.indexOf(':'))).toList())
+                .isEqualTo(deletedKeys);
+        // a deleted key keeps the values the destination held: only keys inserted and deleted
+        // within one run (never in the destination before) hold NULL besides the key
+        assertThat(destination.namelessMarked())
+                .isEqualTo(
+                        deletedKeys.stream()
+                                .map(Long::parseLong)
+                                .filter(k -> k > 10_000)
+                                .filter(
+                                        k ->
+                                                k > 20_000
+                                                        ? k % 13 == 2 || k % 19 == 2
+                                                        : k % 13 == 1 || k % 19 == 1)
+                                .count());
+    }
+
+    /** What a soft-deletes test reads of the destination. */
+    private interface SoftDeleteRows {
+        /** {@code id:md5} of the rows whose deleted mark is {@code deleted}, by id. */
+        List<String> rows(boolean deleted) throws Exception;
+
+        /** How many marked rows hold NULL in {@code name}. */
+        long namelessMarked() throws Exception;
+    }
+
+    @Test
+    void softDeletesMarkDeletedKeysInPostgres() throws Exception {
+        String table = "\"" + sink.schema + "\".items";
+        onceWithSoftDeletes(
+                new SoftDeleteRows() {
+                    @Override
+                    public List<String> rows(boolean deleted) throws Exception {
+                        try (Connection c = sink.connect()) {
+                            return rowsOf(
+                                    c,
+                                    "SELECT id, md5(concat_ws('|', id, name, amount, note)) FROM "
+                                            + table
+                                            + " WHERE "
+                                            + (deleted ? "" : "NOT ")
+                                            + "_skippr_deleted_source ORDER BY id");
+                        }
+                    }
+
+                    @Override
+                    public long namelessMarked() throws Exception {
+                        try (Connection c = sink.connect()) {
+                            return Long.parseLong(
+                                    query(
+                                                    c,
+                                                    "SELECT count(*) FROM "
+                                                            + table
+                                                            + " WHERE _skippr_deleted_source AND"
+                                                            + " name IS NULL")
+                                            .get(0));
+                        }
+                    }
+                });
+    }
+
+    @Test
+    void softDeletesMarkDeletedKeysInDuckDb() throws Exception {
+        Path file = dir.resolve("warehouse.duckdb");
+        sinkYaml = "    DuckDB:\n      path: " + file + "\n      schema: raw\n";
+        onceWithSoftDeletes(
+                new SoftDeleteRows() {
+                    @Override
+                    public List<String> rows(boolean deleted) throws Exception {
+                        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
+                            return rowsOf(
+                                    c,
+                                    "SELECT id, md5(concat_ws('|', id, name, amount, note)) FROM"
+                                            + " raw.items WHERE "
+                                            + (deleted ? "" : "NOT ")
+                                            + "_skippr_deleted_source ORDER BY id");
+                        }
+                    }
+
+                    @Override
+                    public long namelessMarked() throws Exception {
+                        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
+                            return Long.parseLong(
+                                    query(
+                                                    c,
+                                                    "SELECT count(*) FROM raw.items WHERE"
+                                                            + " _skippr_deleted_source AND name IS"
+                                                            + " NULL")
+                                            .get(0));
+                        }
+                    }
+                });
     }
 
     @Test

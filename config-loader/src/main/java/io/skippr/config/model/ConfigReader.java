@@ -569,7 +569,7 @@ public final class ConfigReader {
                     tuple.getValueNode(),
                     path,
                     "expected a mapping with data_source (and optionally"
-                            + " data_sink, deadletter_sink, write_mode), found "
+                            + " data_sink, deadletter_sink, write_mode, soft_deletes), found "
                             + describe(tuple.getValueNode()));
             return null;
         }
@@ -600,9 +600,11 @@ public final class ConfigReader {
                 continue;
             }
             String value =
-                    pipelineKey.section() == null
-                            ? choice(t.getValueNode(), keyPath, PipelineKey.WRITE_MODES)
-                            : reference(t.getValueNode(), keyPath, pipelineKey.section());
+                    pipelineKey == PipelineKey.SOFT_DELETES
+                            ? choice(t.getValueNode(), keyPath, List.of("true", "false"))
+                            : pipelineKey.section() == null
+                                    ? choice(t.getValueNode(), keyPath, PipelineKey.WRITE_MODES)
+                                    : reference(t.getValueNode(), keyPath, pipelineKey.section());
             if (value != null) {
                 refs.put(key, value);
             }
@@ -624,9 +626,45 @@ public final class ConfigReader {
                         refs.get(PipelineKey.DATA_SINK.key()),
                         refs.get(PipelineKey.DEADLETTER_SINK.key()),
                         refs.get(PipelineKey.WRITE_MODE.key()),
+                        "true".equals(refs.get(PipelineKey.SOFT_DELETES.key())),
                         Location.of(tuple.getKeyNode()));
         checkDeadletterSink(def, map);
+        checkSoftDeletes(def, map);
         return def;
+    }
+
+    /**
+     * {@code soft_deletes} marks the rows change data capture deletes: it needs a source whose rows
+     * carry deletes ({@code replication_method: cdc}) and a write mode that keeps rows by key.
+     */
+    private void checkSoftDeletes(PipelineDef def, MappingNode map) {
+        if (!def.softDeletes()) {
+            return;
+        }
+        Node at = YamlTree.get(map, PipelineKey.SOFT_DELETES.key()).orElse(map);
+        String path = Section.PIPELINES + "." + def.name() + "." + PipelineKey.SOFT_DELETES.key();
+        ConnectorEntry source =
+                def.dataSource() == null
+                        ? null
+                        : entries.get(Section.DATA_SOURCES).get(def.dataSource());
+        if (source != null
+                && !"cdc".equals(String.valueOf(source.settings().get("replication_method")))) {
+            error(
+                    at,
+                    path,
+                    "soft_deletes marks the rows change data capture deletes, and data_sources."
+                            + def.dataSource()
+                            + " does not read changes: set replication_method: cdc on it (a"
+                            + " Postgres source), or remove soft_deletes");
+        } else if ("replace".equals(def.writeMode())) {
+            error(
+                    at,
+                    path,
+                    "soft_deletes applies to write_mode merge (a delete sets _skippr_deleted on"
+                            + " the key's row) and append (every change row carries"
+                            + " _skippr_deleted), not replace: remove soft_deletes, or use"
+                            + " write_mode merge");
+        }
     }
 
     private void checkDeadletterSink(PipelineDef def, MappingNode map) {

@@ -10,7 +10,8 @@ public enum PipelineKey {
     DATA_SOURCE("data_source", Section.DATA_SOURCES),
     DATA_SINK("data_sink", Section.DATA_SINKS),
     DEADLETTER_SINK("deadletter_sink", Section.DEADLETTER_SINKS),
-    WRITE_MODE("write_mode", null);
+    WRITE_MODE("write_mode", null),
+    SOFT_DELETES("soft_deletes", null);
 
     /** The write modes; the first is the default. */
     public static final List<String> WRITE_MODES = List.of("append", "merge", "replace");

@@ -17,6 +17,8 @@ import java.nio.file.Path;
  * @param deadletterRun for a deadletter sink, the data sink's run whose deadletters it takes
  *     ({@link SkipprSink#nextRun}): a bounded commit replaces the deadletters an earlier attempt of
  *     that data run committed; 0 for any other sink
+ * @param softDeletes the pipeline's {@code soft_deletes}: a delete marks the key's row instead of
+ *     removing it
  */
 public record SinkContext(
         String pipeline,
@@ -27,7 +29,46 @@ public record SinkContext(
         String writeMode,
         FailPoint failPoint,
         ResolvedSettings schemaSink,
-        long deadletterRun) {
+        long deadletterRun,
+        boolean softDeletes) {
+
+    public SinkContext(
+            String pipeline,
+            String entry,
+            ResolvedSettings settings,
+            boolean bounded,
+            Path stateDir,
+            String writeMode,
+            FailPoint failPoint,
+            ResolvedSettings schemaSink,
+            long deadletterRun) {
+        this(
+                pipeline,
+                entry,
+                settings,
+                bounded,
+                stateDir,
+                writeMode,
+                failPoint,
+                schemaSink,
+                deadletterRun,
+                false);
+    }
+
+    /** This context with the pipeline's {@code soft_deletes}. */
+    public SinkContext withSoftDeletes(boolean soft) {
+        return new SinkContext(
+                pipeline,
+                entry,
+                settings,
+                bounded,
+                stateDir,
+                writeMode,
+                failPoint,
+                schemaSink,
+                deadletterRun,
+                soft);
+    }
 
     public SinkContext(
             String pipeline,

@@ -793,16 +793,80 @@ public final class CommitTransaction {
         }
         order.add("_skippr_rank");
         order.add(dialect.quote(SqlNames.SEQ));
+        String staged = String.join(" UNION ALL ", selects);
+        if (settings.softDeletes()) {
+            staged = softDeletes(table, staged, key, columns);
+        }
         for (String statement :
                 dialect.mergeStatements(
-                        settings.qualified(table),
-                        String.join(" UNION ALL ", selects),
-                        key,
-                        columns,
-                        order,
-                        cursor)) {
+                        settings.qualified(table), staged, key, columns, order, cursor)) {
             MarkerTable.execute(c, statement);
         }
+    }
+
+    /**
+     * {@code staged} for a merge with the pipeline's {@code soft_deletes}: no row deletes its key
+     * ({@link SqlNames#DELETED} is false in every row), and a delete's row, which carries {@code
+     * _skippr_deleted = true} (change data capture), becomes an upsert that keeps the target row's
+     * values where the delete carries none (only its key, under replica identity DEFAULT). The
+     * merge's cursor guard applies to it as to any row, so an older change never undoes it, and a
+     * later insert of the key sets {@code _skippr_deleted} back to false.
+     */
+    private String softDeletes(
+            String table, String staged, List<String> key, List<String> columns) {
+        String row = dialect.quote("_skippr_soft_row");
+        String old = dialect.quote("_skippr_soft_old");
+        String deleted = row + "." + dialect.quote(SqlNames.DELETED);
+        List<String> values = new ArrayList<>();
+        for (String column : columns) {
+            String name = dialect.quote(column);
+            values.add(
+                    key.contains(column)
+                            ? row + "." + name
+                            : "CASE WHEN "
+                                    + deleted
+                                    + " THEN COALESCE("
+                                    + row
+                                    + "."
+                                    + name
+                                    + ", "
+                                    + old
+                                    + "."
+                                    + name
+                                    + ") ELSE "
+                                    + row
+                                    + "."
+                                    + name
+                                    + " END AS "
+                                    + name);
+        }
+        values.add(row + "." + dialect.quote(SqlNames.ID));
+        values.add(row + "." + dialect.quote(SqlNames.SYNCED_AT));
+        values.add("FALSE AS " + dialect.quote(SqlNames.DELETED));
+        values.add(row + "._skippr_rank");
+        values.add(row + "." + dialect.quote(SqlNames.SEQ));
+        return "SELECT "
+                + String.join(", ", values)
+                + " FROM ("
+                + staged
+                + ") "
+                + row
+                + " LEFT JOIN "
+                + settings.qualified(table)
+                + " "
+                + old
+                + " ON "
+                + key.stream()
+                        .map(
+                                k ->
+                                        row
+                                                + "."
+                                                + dialect.quote(k)
+                                                + " = "
+                                                + old
+                                                + "."
+                                                + dialect.quote(k))
+                        .collect(Collectors.joining(" AND "));
     }
 
     /**

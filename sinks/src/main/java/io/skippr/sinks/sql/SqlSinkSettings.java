@@ -13,6 +13,9 @@ import java.io.Serializable;
  * @param deadletterRun for a deadletter sink, the data run whose deadletters it takes: a bounded
  *     commit first deletes the rows an earlier attempt of that data run committed; 0 for a data
  *     sink
+ * @param softDeletes the pipeline's {@code soft_deletes}: in {@link WriteMode#MERGE} a delete marks
+ *     the key's row (its {@code _skippr_deleted} column, which change data capture rows carry)
+ *     instead of removing it
  */
 public record SqlSinkSettings(
         String pipeline,
@@ -22,8 +25,21 @@ public record SqlSinkSettings(
         boolean bounded,
         WriteMode mode,
         SqlDatabase database,
-        long deadletterRun)
+        long deadletterRun,
+        boolean softDeletes)
         implements Serializable {
+
+    public SqlSinkSettings(
+            String pipeline,
+            String sink,
+            String schema,
+            long run,
+            boolean bounded,
+            WriteMode mode,
+            SqlDatabase database,
+            long deadletterRun) {
+        this(pipeline, sink, schema, run, bounded, mode, database, deadletterRun, false);
+    }
 
     public SqlSinkSettings(
             String pipeline,
@@ -39,6 +55,12 @@ public record SqlSinkSettings(
     /** These settings for the deadletter sink of data run {@code dataRun}. */
     public SqlSinkSettings deadletters(long dataRun) {
         return new SqlSinkSettings(pipeline, sink, schema, run, bounded, mode, database, dataRun);
+    }
+
+    /** These settings with the pipeline's {@code soft_deletes}. */
+    public SqlSinkSettings withSoftDeletes(boolean soft) {
+        return new SqlSinkSettings(
+                pipeline, sink, schema, run, bounded, mode, database, deadletterRun, soft);
     }
 
     public SqlDialect dialect() {

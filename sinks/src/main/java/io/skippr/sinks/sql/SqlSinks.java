@@ -243,7 +243,9 @@ public final class SqlSinks {
      */
     public static SkipprSink sink(
             SqlSinkSettings settings, RowCheck check, io.skippr.core.spi.SinkContext context) {
-        SqlSinkSettings sink = settings.deadletters(context.deadletterRun());
+        SqlSinkSettings sink =
+                settings.deadletters(context.deadletterRun())
+                        .withSoftDeletes(context.softDeletes());
         if (sink.deadletterRun() > 0) {
             removeFailedAttemptsDeadletters(sink);
         }

@@ -16,15 +16,18 @@ import java.util.Locale;
 
 /**
  * The rows of a {@code replication_method: cdc} stream: the table's columns, then {@code
- * _skippr_lsn} and {@code _skippr_op}. {@code _skippr_lsn} is the change's place in the WAL as
- * fixed-width hex, the commit LSN of its transaction (16 digits) then its 1-based index in it (8
- * digits), so text order is commit order; snapshot rows carry the slot's consistent point and index
- * 0, below every change the slot streams. It is the stream's cursor column: a merge keeps, per key,
- * the row with the highest, and never lets an older change overwrite a newer one.
+ * _skippr_lsn}, {@code _skippr_op} and {@code _skippr_deleted} (true for a delete's row, false for
+ * any other; what {@code append} keeps of a delete, and what {@code merge} with {@code
+ * soft_deletes} marks). {@code _skippr_lsn} is the change's place in the WAL as fixed-width hex,
+ * the commit LSN of its transaction (16 digits) then its 1-based index in it (8 digits), so text
+ * order is commit order; snapshot rows carry the slot's consistent point and index 0, below every
+ * change the slot streams. It is the stream's cursor column: a merge keeps, per key, the row with
+ * the highest, and never lets an older change overwrite a newer one.
  */
 final class CdcRows {
     static final String LSN = "_skippr_lsn";
     static final String OP = "_skippr_op";
+    static final String DELETED = "_skippr_deleted";
     static final String SNAPSHOT_OP = "snapshot";
 
     private static final HexFormat HEX = HexFormat.of().withUpperCase();
@@ -32,9 +35,9 @@ final class CdcRows {
     private CdcRows() {}
 
     /**
-     * The stream's schema: the table's columns, {@link #LSN} and {@link #OP}, cursor {@link #LSN}.
-     * Columns outside the primary key are nullable: a delete's row carries only the key (under
-     * replica identity DEFAULT).
+     * The stream's schema: the table's columns, {@link #LSN}, {@link #OP} and {@link #DELETED},
+     * cursor {@link #LSN}. Columns outside the primary key are nullable: a delete's row carries
+     * only the key (under replica identity DEFAULT).
      */
     static StreamSchema schema(TableInfo table) {
         List<Column> columns = new ArrayList<>();
@@ -46,6 +49,7 @@ final class CdcRows {
         }
         columns.add(new Column(LSN, DataType.STRING, false));
         columns.add(new Column(OP, DataType.STRING, false));
+        columns.add(new Column(DELETED, DataType.BOOLEAN, false));
         return new StreamSchema(table.stream(), columns, table.primaryKey(), LSN);
     }
 
@@ -107,9 +111,10 @@ final class CdcRows {
      * A snapshot row of the table, read in the slot's exported snapshot: at its consistent point.
      */
     static Row snapshotRow(Row row, StreamSchema schema, long consistentPoint) {
-        Object[] values = Arrays.copyOf(row.values(), row.values().length + 2);
-        values[values.length - 2] = lsn(consistentPoint, 0);
-        values[values.length - 1] = SNAPSHOT_OP;
+        Object[] values = Arrays.copyOf(row.values(), row.values().length + 3);
+        values[values.length - 3] = lsn(consistentPoint, 0);
+        values[values.length - 2] = SNAPSHOT_OP;
+        values[values.length - 1] = false;
         return new Row(
                 row.stream(),
                 schema.version(),
@@ -139,7 +144,7 @@ final class CdcRows {
                 };
         List<ColumnValue> values = op == Operation.DELETE ? change.oldValues() : change.newValues();
         List<ColumnValue> old = change.oldIsKey() ? List.of() : change.oldValues();
-        Object[] out = new Object[table.columns().size() + 2];
+        Object[] out = new Object[table.columns().size() + 3];
         List<ChangeColumn> columns = change.columns();
         for (int i = 0; i < columns.size(); i++) {
             int at = table.indexOf(columns.get(i).name());
@@ -169,8 +174,9 @@ final class CdcRows {
             out[at] = value == null ? null : value.value();
         }
         String lsn = lsn(change.commitLsn(), index);
-        out[out.length - 2] = lsn;
-        out[out.length - 1] = op.name().toLowerCase(Locale.ROOT);
+        out[out.length - 3] = lsn;
+        out[out.length - 2] = op.name().toLowerCase(Locale.ROOT);
+        out[out.length - 1] = op == Operation.DELETE;
         return new Row(
                 table.stream(), schema.version(), op, out, table.stream() + "|lsn=" + lsn, null, 0);
     }
