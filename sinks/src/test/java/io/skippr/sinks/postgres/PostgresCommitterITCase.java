@@ -287,6 +287,79 @@ class PostgresCommitterITCase {
                 .containsExactly("1:2,2:1,3:2");
     }
 
+    static final StreamSchema CHANGES =
+            new StreamSchema(
+                    "changes",
+                    List.of(
+                            Column.of("id", DataType.INT64),
+                            Column.of("version", DataType.INT64),
+                            new Column("name", DataType.STRING, true),
+                            Column.of("_skippr_deleted", DataType.BOOLEAN)),
+                    List.of("id"),
+                    "version");
+
+    /** A change of row {@code id} as change data capture gives it: a delete carries the key. */
+    static Row change(long id, long version, String name, Operation op) {
+        String position = "changes|id=" + id + "|cursor=" + version;
+        boolean delete = op == Operation.DELETE;
+        return new Row(
+                "changes",
+                CHANGES.version(),
+                op,
+                new Object[] {id, version, delete ? null : name, delete},
+                position,
+                SkipprId.of("changes", position),
+                1_700_000_000_000_000L);
+    }
+
+    static Collection<SqlCommittable> stagedChanges(
+            SqlSinkSettings settings, int subtask, Row... rows) throws Exception {
+        try (SqlStagingWriter writer =
+                new SqlStagingWriter(settings, subtask, 2, OptionalLong.empty(), List.of())) {
+            writer.write(new SchemaChange(CHANGES), null);
+            for (Row row : rows) {
+                writer.write(row, null);
+            }
+            return writer.prepareCommit();
+        }
+    }
+
+    /**
+     * soft_deletes: a delete marks the key's row and keeps its values, a delete of a key the table
+     * lacks adds the key marked, an insert after a delete unmarks it, and an older change committed
+     * after the delete (another subtask's) does not undo it.
+     */
+    @Test
+    void aSoftDeleteMarksTheRowAndAnOlderChangeCommittedLaterLeavesItMarked() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.MERGE).withSoftDeletes(true);
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT);
+                SqlStagingWriter subtask0 =
+                        new SqlStagingWriter(settings, 0, 2, OptionalLong.empty(), List.of())) {
+            subtask0.write(new SchemaChange(CHANGES), null);
+            subtask0.write(change(1, 1, "a", Operation.INSERT), null);
+            subtask0.write(change(2, 1, "b", Operation.INSERT), null);
+            subtask0.write(change(3, 1, "c", Operation.INSERT), null);
+            assertThat(commit(committer, subtask0.prepareCommit())).containsExactly("committed");
+            Collection<SqlCommittable> deletes =
+                    stagedChanges(
+                            settings,
+                            1,
+                            change(1, 3, null, Operation.DELETE),
+                            change(4, 3, null, Operation.DELETE),
+                            change(2, 2, null, Operation.DELETE),
+                            change(2, 3, "b3", Operation.INSERT));
+            assertThat(commit(committer, deletes)).containsExactly("committed");
+            subtask0.write(change(1, 2, "a2", Operation.UPDATE), null);
+            assertThat(commit(committer, subtask0.prepareCommit())).containsExactly("committed");
+        }
+        assertThat(
+                        TestPg.one(
+                                "SELECT string_agg(concat_ws(':', id, version, coalesce(name,"
+                                        + " '-'), _skippr_deleted_source::text), ',' ORDER BY id) FROM "
+                                        + pg.table("changes")))
+                .containsExactly("1:3:a:true,2:3:b3:false,3:1:c:false,4:3:-:true");
+    }
+
     @Test
     void aMergedRowWithoutCursorValueAlwaysApplies() throws Exception {
         SqlSinkSettings settings = pg.prepare("p", false, WriteMode.MERGE);
