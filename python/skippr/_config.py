@@ -45,8 +45,10 @@ class EntryRef:
 
 class Pipeline:
     """A pipeline: the data source it reads, and optionally the data sink it loads, the deadletter
-    sink for failed records, and its write mode (append, merge or replace; default: merge on the
-    key of each stream that has one, where the data sink can merge, else append)."""
+    sink for failed records, its write mode (append, merge or replace; default: merge on the
+    key of each stream that has one, where the data sink can merge, else append), and
+    soft_deletes (change data capture: a delete marks the key's row _skippr_deleted in merge
+    instead of removing it)."""
 
     def __init__(
         self,
@@ -54,6 +56,7 @@ class Pipeline:
         data_sink: Optional[EntryRef] = None,
         deadletter_sink: Optional[EntryRef] = None,
         write_mode: Optional[str] = None,
+        soft_deletes: bool = False,
     ) -> None:
         _require(data_source, "data_sources", "data_source", optional=False)
         _require(data_sink, "data_sinks", "data_sink", optional=True)
@@ -62,6 +65,7 @@ class Pipeline:
         self.data_sink = data_sink
         self.deadletter_sink = deadletter_sink
         self.write_mode = write_mode
+        self.soft_deletes = soft_deletes
 
 
 def _require(ref: Optional[EntryRef], section: str, what: str, optional: bool) -> None:
@@ -154,6 +158,8 @@ class Config:
                 edit[key] = ref._edit()
         if pipeline.write_mode is not None:
             edit["write_mode"] = pipeline.write_mode
+        if pipeline.soft_deletes:
+            edit["soft_deletes"] = True
         self._edits.append(edit)
         return ConfiguredPipeline(self, name)
 

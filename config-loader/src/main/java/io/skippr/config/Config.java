@@ -157,6 +157,7 @@ public final class Config {
         setPipelineKey(node, PipelineKey.DATA_SINK, pipeline.dataSink());
         setPipelineKey(node, PipelineKey.DEADLETTER_SINK, pipeline.deadletterSink());
         setPipelineKey(node, PipelineKey.WRITE_MODE, pipeline.writeMode());
+        setPipelineKey(node, PipelineKey.SOFT_DELETES, pipeline.softDeletes() ? true : null);
         return new ConfiguredPipeline(this, name);
     }
 
@@ -303,7 +304,10 @@ public final class Config {
             YamlTree.remove(node, key.key());
         } else {
             YamlTree.putOrdered(
-                    node, key.key(), YamlTree.string(value.toString()), PipelineKey.keys());
+                    node,
+                    key.key(),
+                    value instanceof Boolean ? node(value) : YamlTree.string(value.toString()),
+                    PipelineKey.keys());
         }
     }
 

@@ -20,8 +20,8 @@ import org.yaml.snakeyaml.error.YAMLException;
  *       schema_sink?}}: adds or replaces an entry; {@code fields} maps field names to strings,
  *       integers, booleans, lists of strings, or {@code {env: NAME}} for an {@link EnvRef}; {@code
  *       schema_sink} names a schema sink to link;
- *   <li>{@code {op: pipeline, name, data_source, data_sink?, deadletter_sink?, write_mode?}}: adds
- *       or replaces a pipeline; references are {@code {section, name}} maps;
+ *   <li>{@code {op: pipeline, name, data_source, data_sink?, deadletter_sink?, write_mode?,
+ *       soft_deletes?}}: adds or replaces a pipeline; references are {@code {section, name}} maps;
  *   <li>{@code {op: get, section, name}}: requires that the entry exists.
  * </ul>
  *
@@ -104,7 +104,8 @@ public final class ConfigEdits {
                         optionalRef(config, edit.get("data_source")),
                         optionalRef(config, edit.get("data_sink")),
                         optionalRef(config, edit.get("deadletter_sink")),
-                        mode == null ? null : mode.toString()));
+                        mode == null ? null : mode.toString(),
+                        Boolean.TRUE.equals(edit.get("soft_deletes"))));
     }
 
     private static EntryRef optionalRef(Config config, Object ref) {

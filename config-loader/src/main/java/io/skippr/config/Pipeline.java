@@ -11,9 +11,15 @@ import io.skippr.config.model.PipelineKey;
  * @param deadletterSink the entry in deadletter_sinks for failed records, or null to discard them
  * @param writeMode append, merge or replace; null for the default: merge on the key of each stream
  *     that has one, where the data sink can merge, else append
+ * @param softDeletes {@code soft_deletes}: a change data capture delete marks the key's row in
+ *     {@code merge} instead of removing it
  */
 public record Pipeline(
-        EntryRef dataSource, EntryRef dataSink, EntryRef deadletterSink, String writeMode) {
+        EntryRef dataSource,
+        EntryRef dataSink,
+        EntryRef deadletterSink,
+        String writeMode,
+        boolean softDeletes) {
 
     public Pipeline {
         require(dataSource, Section.DATA_SOURCES, "dataSource", false);
@@ -23,6 +29,11 @@ public record Pipeline(
             throw new IllegalArgumentException(
                     "writeMode takes one of " + PipelineKey.WRITE_MODES + ", not " + writeMode);
         }
+    }
+
+    public Pipeline(
+            EntryRef dataSource, EntryRef dataSink, EntryRef deadletterSink, String writeMode) {
+        this(dataSource, dataSink, deadletterSink, writeMode, false);
     }
 
     public Pipeline(EntryRef dataSource) {
@@ -38,7 +49,11 @@ public record Pipeline(
     }
 
     public Pipeline withWriteMode(String mode) {
-        return new Pipeline(dataSource, dataSink, deadletterSink, mode);
+        return new Pipeline(dataSource, dataSink, deadletterSink, mode, softDeletes);
+    }
+
+    public Pipeline withSoftDeletes(boolean soft) {
+        return new Pipeline(dataSource, dataSink, deadletterSink, writeMode, soft);
     }
 
     private static void require(EntryRef ref, Section section, String what, boolean optional) {

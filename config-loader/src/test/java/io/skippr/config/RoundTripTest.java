@@ -226,6 +226,32 @@ class RoundTripTest {
     }
 
     @Test
+    void softDeletesFromTheJavaApiIsWrittenAndRead() throws IOException {
+        Config cfg =
+                write(
+                        HAND_WRITTEN.replace(
+                                "      tables:", "      replication_method: cdc\n      tables:"));
+        cfg.pipeline(
+                "orders",
+                new Pipeline(cfg.getDataSource("app_db"))
+                        .withWriteMode("merge")
+                        .withSoftDeletes(true));
+
+        assertThat(cfg.text()).contains("    write_mode: merge\n    soft_deletes: true\n");
+        assertThat(cfg.model().pipeline("orders").orElseThrow().softDeletes()).isTrue();
+        cfg.pipeline("orders", new Pipeline(cfg.getDataSource("app_db")).withWriteMode("merge"));
+        assertThat(cfg.text()).doesNotContain("soft_deletes");
+        assertThat(cfg.model().pipeline("orders").orElseThrow().softDeletes()).isFalse();
+        // the Python package's edits
+        ConfigEdits.apply(
+                cfg,
+                "{\"edits\": [{\"op\": \"pipeline\", \"name\": \"orders\", \"data_source\":"
+                        + " {\"section\": \"data_sources\", \"name\": \"app_db\"},"
+                        + " \"soft_deletes\": true}]}");
+        assertThat(cfg.model().pipeline("orders").orElseThrow().softDeletes()).isTrue();
+    }
+
+    @Test
     void listsAndEnvReferencesSurviveInTheModel() throws IOException {
         Config cfg = write(HAND_WRITTEN);
         var source = cfg.model().entry(Section.DATA_SOURCES, "app_db").orElseThrow();
