@@ -849,6 +849,24 @@ class BadInputTest {
                                         + " remove soft_deletes, or use write_mode merge"));
         all.add(
                 yaml(
+                                "pipeline: soft_deletes into Synapse",
+                                PIPELINE
+                                        + "    soft_deletes: true\n"
+                                        + SOURCE
+                                        + "      replication_method: cdc\n"
+                                        + "data_sinks:\n  warehouse:\n    Synapse:\n"
+                                        + "      host: ws.sql.azuresynapse.net\n"
+                                        + "      user: loader\n      database: dw\n"
+                                        + "      storage_account: acct\n"
+                                        + "      storage_container: stage\n"
+                                        + "      storage_account_key: ${SYNAPSE_KEY}\n")
+                        .expect(
+                                "skippr.yml:6:19: pipelines.orders.soft_deletes: soft_deletes is"
+                                        + " not supported by data_sinks.warehouse (Synapse):"
+                                        + " remove soft_deletes, or load into another"
+                                        + " destination"));
+        all.add(
+                yaml(
                                 "pipeline: soft_deletes: yes",
                                 PIPELINE + "    soft_deletes: yes\n" + SOURCE + WAREHOUSE)
                         .expect(

@@ -642,6 +642,8 @@ public final class ConfigReader {
             return;
         }
         Node at = YamlTree.get(map, PipelineKey.SOFT_DELETES.key()).orElse(map);
+        ConnectorEntry sink =
+                def.dataSink() == null ? null : entries.get(Section.DATA_SINKS).get(def.dataSink());
         String path = Section.PIPELINES + "." + def.name() + "." + PipelineKey.SOFT_DELETES.key();
         ConnectorEntry source =
                 def.dataSource() == null
@@ -656,6 +658,14 @@ public final class ConfigReader {
                             + def.dataSource()
                             + " does not read changes: set replication_method: cdc on it (a"
                             + " Postgres source), or remove soft_deletes");
+        } else if (sink != null && sink.kind().name().equals("Synapse")) {
+            error(
+                    at,
+                    path,
+                    "soft_deletes is not supported by data_sinks."
+                            + def.dataSink()
+                            + " (Synapse): remove soft_deletes, or load into another"
+                            + " destination");
         } else if ("replace".equals(def.writeMode())) {
             error(
                     at,
