@@ -248,9 +248,19 @@ class PostgresCommitterITCase {
 
     static Collection<SqlCommittable> staged(SqlSinkSettings settings, int subtask, Row... rows)
             throws Exception {
+        return staged(settings, subtask, ITEMS, rows);
+    }
+
+    /**
+     * The committables of subtask {@code subtask} of one checkpoint: {@code rows} of {@code
+     * schema}.
+     */
+    static Collection<SqlCommittable> staged(
+            SqlSinkSettings settings, int subtask, StreamSchema schema, Row... rows)
+            throws Exception {
         try (SqlStagingWriter writer =
                 new SqlStagingWriter(settings, subtask, 2, OptionalLong.empty(), List.of())) {
-            writer.write(new SchemaChange(ITEMS), null);
+            writer.write(new SchemaChange(schema), null);
             for (Row row : rows) {
                 writer.write(row, null);
             }
@@ -312,18 +322,6 @@ class PostgresCommitterITCase {
                 1_700_000_000_000_000L);
     }
 
-    static Collection<SqlCommittable> stagedChanges(
-            SqlSinkSettings settings, int subtask, Row... rows) throws Exception {
-        try (SqlStagingWriter writer =
-                new SqlStagingWriter(settings, subtask, 2, OptionalLong.empty(), List.of())) {
-            writer.write(new SchemaChange(CHANGES), null);
-            for (Row row : rows) {
-                writer.write(row, null);
-            }
-            return writer.prepareCommit();
-        }
-    }
-
     /**
      * soft_deletes: a delete marks the key's row and keeps its values, a delete of a key the table
      * lacks adds the key marked, an insert after a delete unmarks it, and an older change committed
@@ -341,9 +339,10 @@ class PostgresCommitterITCase {
             subtask0.write(change(3, 1, "c", Operation.INSERT), null);
             assertThat(commit(committer, subtask0.prepareCommit())).containsExactly("committed");
             Collection<SqlCommittable> deletes =
-                    stagedChanges(
+                    staged(
                             settings,
                             1,
+                            CHANGES,
                             change(1, 3, null, Operation.DELETE),
                             change(4, 3, null, Operation.DELETE),
                             change(2, 2, null, Operation.DELETE),
