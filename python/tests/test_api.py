@@ -11,6 +11,7 @@ from skippr import (
     ConfigError,
     DataSinkPostgres,
     DataSinkS3,
+    DataSourcePostgres,
     EnvRef,
     Pipeline,
     SchemaSinkGlue,
@@ -112,6 +113,48 @@ class ApiTest(unittest.TestCase):
         self.assertIn("password: ${WH_PW}", self.text())
         with self.assertRaises(ValueError):
             EnvRef("1BAD")
+
+    def test_soft_deletes_are_written_as_a_boolean_and_need_a_source_reading_changes(self):
+        cfg = Config.load(self.path)
+        cfg.pipeline(
+            "mirror",
+            Pipeline(
+                data_source=cfg.get_data_source("app_db"),
+                write_mode="merge",
+                soft_deletes=True,
+            ),
+        )
+        with self.assertRaises(ConfigError) as raised:
+            cfg.save()
+        self.assertEqual(
+            str(raised.exception),
+            self.path
+            + ": soft_deletes marks the rows change data capture deletes, and"
+            " data_sources.app_db does not read changes: set replication_method: cdc on it (a"
+            " Postgres source), or remove soft_deletes",
+        )
+        self.assertEqual(self.text(), self.before)
+
+        cfg = Config.load(self.path)
+        cfg.data_source(
+            "changes",
+            DataSourcePostgres(
+                host="app-db.internal",
+                user="skippr_reader",
+                password=EnvRef("APP_DB_PASSWORD"),
+                database="app",
+                replication_method="cdc",
+            ),
+        )
+        cfg.pipeline(
+            "mirror",
+            Pipeline(data_source=cfg.get_data_source("changes"), soft_deletes=True),
+        )
+        cfg.save()
+        self.assertIn(
+            "  mirror:\n    data_source: data_sources.changes\n    soft_deletes: true\n",
+            self.text(),
+        )
 
     def test_every_catalog_kind_has_a_class(self):
         self.assertIn("DataSinkPostgres", skippr.__all__)

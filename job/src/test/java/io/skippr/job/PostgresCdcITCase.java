@@ -558,10 +558,9 @@ class PostgresCdcITCase {
         }
         assertThat(count("_skippr_op = 'snapshot'")).isEqualTo(3000);
         assertThat(count("_skippr_op <> 'snapshot'")).isEqualTo(changed);
-        // every change row says whether it deletes (_skippr_deleted, suffixed in a SQL table)
-        assertThat(count("_skippr_deleted_source IS DISTINCT FROM (_skippr_op = 'delete')"))
-                .isZero();
-        assertThat(count("_skippr_deleted_source")).isPositive();
+        // every change row says whether it deletes (_skippr_deleted)
+        assertThat(count("_skippr_deleted IS DISTINCT FROM (_skippr_op = 'delete')")).isZero();
+        assertThat(count("_skippr_deleted")).isPositive();
         try (Connection c = sink.connect()) {
             assertThat(
                             query(
@@ -834,8 +833,7 @@ class PostgresCdcITCase {
 
     /**
      * Three --once runs with inserts, updates and deletes between, the first run's deleted keys
-     * partly inserted again; the destination's rows by key, with {@code _skippr_deleted} ({@code
-     * _skippr_deleted_source} in a SQL destination) and md5.
+     * partly inserted again; the destination's rows by key, with {@code _skippr_deleted} and md5.
      */
     private void onceWithSoftDeletes(SoftDeleteRows destination) throws Exception {
         pipelineLines = "    soft_deletes: true\n";
@@ -911,7 +909,7 @@ class PostgresCdcITCase {
                                             + table
                                             + " WHERE "
                                             + (deleted ? "" : "NOT ")
-                                            + "_skippr_deleted_source ORDER BY id");
+                                            + "_skippr_deleted ORDER BY id");
                         }
                     }
 
@@ -923,7 +921,7 @@ class PostgresCdcITCase {
                                                     c,
                                                     "SELECT count(*) FROM "
                                                             + table
-                                                            + " WHERE _skippr_deleted_source AND"
+                                                            + " WHERE _skippr_deleted AND"
                                                             + " name IS NULL")
                                             .get(0));
                         }
@@ -945,7 +943,7 @@ class PostgresCdcITCase {
                                     "SELECT id, md5(concat_ws('|', id, name, amount, note)) FROM"
                                             + " raw.items WHERE "
                                             + (deleted ? "" : "NOT ")
-                                            + "_skippr_deleted_source ORDER BY id");
+                                            + "_skippr_deleted ORDER BY id");
                         }
                     }
 
@@ -956,7 +954,7 @@ class PostgresCdcITCase {
                                     query(
                                                     c,
                                                     "SELECT count(*) FROM raw.items WHERE"
-                                                            + " _skippr_deleted_source AND name IS"
+                                                            + " _skippr_deleted AND name IS"
                                                             + " NULL")
                                             .get(0));
                         }

@@ -107,7 +107,7 @@ final class WriteStreamLoader implements StagingLoader {
     public void create(StagingTable table) throws IOException {
         List<String> names = new ArrayList<>(table.columns());
         List<String> types = new ArrayList<>(table.types());
-        names.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETED, SqlNames.SEQ));
+        names.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETE_ROW, SqlNames.SEQ));
         types.addAll(List.of("STRING", "TIMESTAMP", "BOOL", "INT64"));
         TableId id = TableId.of(connect.project(), table.schemaName(), table.name());
         List<Field> fields = new ArrayList<>();

@@ -42,7 +42,7 @@ final class DatabricksParquet implements StagedFormat {
         for (int i = 0; i < source.size(); i++) {
             staged.add(Column.of(table.columns().get(i), stagedType(source.get(i).type())));
         }
-        staged.add(Column.of(SqlNames.DELETED, DataType.BOOLEAN));
+        staged.add(Column.of(SqlNames.DELETE_ROW, DataType.BOOLEAN));
         staged.add(Column.of(SqlNames.SEQ, DataType.INT64));
         StreamSchema schema = new StreamSchema(table.schema().stream(), staged, List.of());
         Files.deleteIfExists(file); // the writer creates it

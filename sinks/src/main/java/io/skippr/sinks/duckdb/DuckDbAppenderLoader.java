@@ -57,7 +57,7 @@ final class DuckDbAppenderLoader implements StagingLoader {
         String qualified = dialect.qualified(table.schemaName(), table.name());
         List<String> columns = new ArrayList<>(table.columns());
         List<String> types = new ArrayList<>(table.types());
-        columns.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETED, SqlNames.SEQ));
+        columns.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETE_ROW, SqlNames.SEQ));
         types.addAll(List.of(dialect.idType(), dialect.syncedAtType(), "BOOLEAN", "BIGINT"));
         try {
             Open old = open.remove(table.name());

@@ -328,7 +328,7 @@ public final class DuckDbDialect implements SqlDialect {
                         .map(k -> "t." + quote(k) + " = l." + quote(k))
                         .collect(Collectors.joining(" AND "));
         List<String> others = all.stream().filter(c -> !key.contains(c)).toList();
-        String deleted = "l." + quote(SqlNames.DELETED);
+        String deleted = "l." + quote(SqlNames.DELETE_ROW);
         String matched =
                 cursor == null ? " WHEN MATCHED" : " WHEN MATCHED AND " + notOlder("l", cursor);
         return "MERGE INTO "

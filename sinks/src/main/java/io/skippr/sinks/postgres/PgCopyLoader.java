@@ -63,7 +63,7 @@ final class PgCopyLoader implements StagingLoader {
         String qualified = dialect.qualified(table.schemaName(), table.name());
         List<String> columns = new ArrayList<>(table.columns());
         List<String> types = new ArrayList<>(table.types());
-        columns.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETED, SqlNames.SEQ));
+        columns.addAll(List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETE_ROW, SqlNames.SEQ));
         types.addAll(List.of(dialect.idType(), dialect.syncedAtType(), "boolean", "bigint"));
         try {
             endActive();
@@ -98,7 +98,7 @@ final class PgCopyLoader implements StagingLoader {
                                         List.of(
                                                 SqlNames.ID,
                                                 SqlNames.SYNCED_AT,
-                                                SqlNames.DELETED,
+                                                SqlNames.DELETE_ROW,
                                                 SqlNames.SEQ));
                 active =
                         copy.copyIn(

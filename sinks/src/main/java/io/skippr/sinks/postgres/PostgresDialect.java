@@ -329,7 +329,7 @@ public final class PostgresDialect implements SqlDialect {
                 + "), deleted AS (DELETE FROM "
                 + target
                 + " t USING latest l WHERE l."
-                + quote(SqlNames.DELETED)
+                + quote(SqlNames.DELETE_ROW)
                 + " AND "
                 + match
                 + (cursor == null ? "" : " AND " + notOlder("l", cursor))
@@ -340,7 +340,7 @@ public final class PostgresDialect implements SqlDialect {
                 + ") SELECT "
                 + quoteAll(all)
                 + " FROM latest WHERE NOT "
-                + quote(SqlNames.DELETED)
+                + quote(SqlNames.DELETE_ROW)
                 + " ON CONFLICT ("
                 + keys
                 + ") DO UPDATE SET "

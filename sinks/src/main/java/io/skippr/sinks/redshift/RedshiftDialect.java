@@ -311,7 +311,7 @@ public final class RedshiftDialect implements SqlDialect {
                         + "."
                         + quote(key.get(0))
                         + " IS NULL AND NOT w."
-                        + quote(SqlNames.DELETED),
+                        + quote(SqlNames.DELETE_ROW),
                 "DROP TABLE " + winners);
     }
 

@@ -325,7 +325,7 @@ public final class SnowflakeDialect implements SqlDialect {
         all.add(SqlNames.ID);
         all.add(SqlNames.SYNCED_AT);
         String guard = cursor == null ? "" : " AND " + notOlder("w", cursor);
-        String deleted = "w." + quote(SqlNames.DELETED);
+        String deleted = "w." + quote(SqlNames.DELETE_ROW);
         return "MERGE INTO "
                 + target
                 + " t USING (SELECT * FROM (SELECT l.*, ROW_NUMBER() OVER (PARTITION BY "

@@ -162,13 +162,7 @@ public final class CommitTransaction {
             if (committable.kind() == SqlCommittable.Kind.ROWS) {
                 MarkerTable.execute(
                         c,
-                        StagingTable.of(
-                                        dialect,
-                                        settings.schema(),
-                                        committable.staging(),
-                                        committable.schema(),
-                                        "")
-                                .create(dialect));
+                        StagingTable.of(dialect, settings.schema(), committable).create(dialect));
             }
             if (committable.kind() != SqlCommittable.Kind.END) {
                 List<StreamSchema> schemas =
@@ -773,9 +767,12 @@ public final class CommitTransaction {
                                 + ") AS "
                                 + dialect.quote(name));
             }
-            for (String own : List.of(SqlNames.ID, SqlNames.SYNCED_AT, SqlNames.DELETED)) {
-                values.add(dialect.quote(own));
-            }
+            values.add(dialect.quote(SqlNames.ID));
+            values.add(dialect.quote(SqlNames.SYNCED_AT));
+            values.add(
+                    dialect.quote(committable.deleteRowColumn())
+                            + " AS "
+                            + dialect.quote(SqlNames.DELETE_ROW));
             values.add(i + " AS _skippr_rank");
             values.add(dialect.quote(SqlNames.SEQ));
             selects.add(
@@ -806,7 +803,7 @@ public final class CommitTransaction {
 
     /**
      * {@code staged} for a merge with the pipeline's {@code soft_deletes}: no row deletes its key
-     * ({@link SqlNames#DELETED} is false in every row), and a delete's row, which carries {@code
+     * ({@link SqlNames#DELETE_ROW} is false in every row), and a delete's row, which carries {@code
      * _skippr_deleted = true} (change data capture), becomes an upsert that keeps the target row's
      * values where the delete carries none (only its key, under replica identity DEFAULT). The
      * merge's cursor guard applies to it as to any row, so an older change never undoes it, and a
@@ -816,7 +813,7 @@ public final class CommitTransaction {
             String table, String staged, List<String> key, List<String> columns) {
         String row = dialect.quote("_skippr_soft_row");
         String old = dialect.quote("_skippr_soft_old");
-        String deleted = row + "." + dialect.quote(SqlNames.DELETED);
+        String deleted = row + "." + dialect.quote(SqlNames.DELETE_ROW);
         List<String> values = new ArrayList<>();
         for (String column : columns) {
             String name = dialect.quote(column);
@@ -842,7 +839,7 @@ public final class CommitTransaction {
         }
         values.add(row + "." + dialect.quote(SqlNames.ID));
         values.add(row + "." + dialect.quote(SqlNames.SYNCED_AT));
-        values.add("FALSE AS " + dialect.quote(SqlNames.DELETED));
+        values.add("FALSE AS " + dialect.quote(SqlNames.DELETE_ROW));
         values.add(row + "._skippr_rank");
         values.add(row + "." + dialect.quote(SqlNames.SEQ));
         return "SELECT "

@@ -23,6 +23,8 @@ import io.skippr.core.record.StreamSchema;
  * @param minCursor the lowest cursor value in the rows, as text, or null
  * @param checksum the sum of the rows' {@link io.skippr.sinks.writer.StreamUnit#idHash}es, which
  *     {@code _skippr_loads} records
+ * @param stagedBeforeV3 whether its staging was written before version 3 of the serializer, whose
+ *     staging calls the delete flag {@link SqlNames#DELETE_ROW_BEFORE_V3}
  */
 public record SqlCommittable(
         Kind kind,
@@ -39,7 +41,44 @@ public record SqlCommittable(
         String cursor,
         String cursorType,
         String minCursor,
-        long checksum) {
+        long checksum,
+        boolean stagedBeforeV3) {
+
+    /** A committable of this version's staging. */
+    public SqlCommittable(
+            Kind kind,
+            long run,
+            int subtask,
+            int parallelism,
+            long epoch,
+            long batch,
+            long seq,
+            String stream,
+            StreamSchema schema,
+            String staging,
+            long rows,
+            String cursor,
+            String cursorType,
+            String minCursor,
+            long checksum) {
+        this(
+                kind,
+                run,
+                subtask,
+                parallelism,
+                epoch,
+                batch,
+                seq,
+                stream,
+                schema,
+                staging,
+                rows,
+                cursor,
+                cursorType,
+                minCursor,
+                checksum,
+                false);
+    }
 
     /** A committable without a lowest cursor value or checksum (no rows, or a test's). */
     public SqlCommittable(
@@ -81,6 +120,11 @@ public record SqlCommittable(
         END,
         /** Rows in the target already, inside a prepared transaction the commit commits. */
         PREPARED
+    }
+
+    /** The staging's column that says a row deletes its key. */
+    public String deleteRowColumn() {
+        return stagedBeforeV3 ? SqlNames.DELETE_ROW_BEFORE_V3 : SqlNames.DELETE_ROW;
     }
 
     /**

@@ -16,10 +16,12 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * Versioned serializer of {@link SqlCommittable}s, schema included. Version 2 adds the rows' lowest
- * cursor value and checksum; version 1 is read with none.
+ * cursor value and checksum; version 1 is read with none. Version 3 writes what version 2 does; it
+ * says the staging names its delete flag {@link SqlNames#DELETE_ROW}, where staging of versions 1
+ * and 2 called it {@link SqlNames#DELETE_ROW_BEFORE_V3} ({@link SqlCommittable#stagedBeforeV3}).
  */
 public final class SqlCommittableSerializer implements SimpleVersionedSerializer<SqlCommittable> {
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     @Override
     public int getVersion() {
@@ -54,13 +56,13 @@ public final class SqlCommittableSerializer implements SimpleVersionedSerializer
 
     @Override
     public SqlCommittable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION && version != 1) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "cannot read a SQL sink committable of version "
                             + version
                             + "; this Skippr reads version "
                             + VERSION
-                            + " (and 1)");
+                            + " (and 1, 2)");
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             SqlCommittable.Kind kind = SqlCommittable.Kind.values()[in.readByte()];
@@ -93,7 +95,8 @@ public final class SqlCommittableSerializer implements SimpleVersionedSerializer
                     cursor,
                     cursorType,
                     minCursor,
-                    checksum);
+                    checksum,
+                    version < 3);
         }
     }
 

@@ -228,7 +228,7 @@ public interface SqlDialect extends Serializable {
                         .map(k -> "t." + quote(k) + " = s." + quote(k))
                         .collect(java.util.stream.Collectors.joining(" AND "));
         String guard = cursor == null ? "" : " AND " + notOlder("s", cursor);
-        String deleted = "s." + quote(SqlNames.DELETED);
+        String deleted = "s." + quote(SqlNames.DELETE_ROW);
         return "MERGE INTO "
                 + target
                 + " t USING (SELECT * FROM (SELECT l.*, ROW_NUMBER() OVER (PARTITION BY "
@@ -269,11 +269,11 @@ public interface SqlDialect extends Serializable {
 
     /**
      * One statement that applies {@code staged} to {@code target}: per key the last row (by {@code
-     * orderBy}, descending) wins; a winning row with {@link SqlNames#DELETED} deletes the key, any
-     * other is inserted or updates the row with that key.
+     * orderBy}, descending) wins; a winning row with {@link SqlNames#DELETE_ROW} deletes the key,
+     * any other is inserted or updates the row with that key.
      *
      * @param staged a query with {@code columns}, {@link SqlNames#ID}, {@link SqlNames#SYNCED_AT},
-     *     {@link SqlNames#DELETED} and the columns {@code orderBy} names
+     *     {@link SqlNames#DELETE_ROW} and the columns {@code orderBy} names
      * @param orderBy expressions ordering the rows of a key, most significant first; the row that
      *     sorts last wins (NULL sorts first)
      * @param cursor the quoted cursor column, or null: a winning row whose cursor is below the

@@ -22,8 +22,18 @@ public class SqlNames {
 
     public static final String SYNCED_AT = "_skippr_synced_at";
 
-    /** Staging-only columns: the row's operation was DELETE; the row's order within its batch. */
-    public static final String DELETED = "_skippr_deleted";
+    /**
+     * Staging-only columns: the row deletes its key (its operation was DELETE); the row's order
+     * within its batch.
+     */
+    public static final String DELETE_ROW = "_skippr_delete_row";
+
+    /**
+     * What {@link #DELETE_ROW} was called in staging written before version 3 of {@link
+     * SqlCommittableSerializer}; now a source's column may have the name (change data capture rows
+     * carry {@code _skippr_deleted}, which {@code append} and soft deletes keep in the target).
+     */
+    public static final String DELETE_ROW_BEFORE_V3 = "_skippr_deleted";
 
     public static final String SEQ = "_skippr_seq";
 
@@ -33,7 +43,7 @@ public class SqlNames {
     /** Prefix of the table a {@code replace} commit builds before swapping it in. */
     public static final String REPLACE_PREFIX = "_skippr_new_";
 
-    private static final Set<String> OWN = Set.of(ID, SYNCED_AT, DELETED, SEQ);
+    private static final Set<String> OWN = Set.of(ID, SYNCED_AT, DELETE_ROW, SEQ);
 
     private final int maxBytes;
     private final boolean foldsToLowerCase;

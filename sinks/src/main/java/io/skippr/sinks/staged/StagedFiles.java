@@ -103,8 +103,7 @@ public final class StagedFiles implements Staging {
         SqlDialect dialect = settings.dialect();
         if (dialect.transactionalDdl()) {
             // else the commit created it before its transaction began (CommitTransaction)
-            StagingTable table =
-                    StagingTable.of(dialect, settings.schema(), rows.staging(), rows.schema(), "");
+            StagingTable table = StagingTable.of(dialect, settings.schema(), rows);
             try (Statement st = c.createStatement()) {
                 st.execute(table.create(dialect));
             }

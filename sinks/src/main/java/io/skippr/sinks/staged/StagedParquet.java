@@ -91,7 +91,7 @@ public final class StagedParquet {
                 Types.optional(PrimitiveTypeName.INT64)
                         .as(LogicalTypeAnnotation.timestampType(true, TimeUnit.MICROS))
                         .named(SqlNames.SYNCED_AT));
-        fields.add(Types.optional(PrimitiveTypeName.BOOLEAN).named(SqlNames.DELETED));
+        fields.add(Types.optional(PrimitiveTypeName.BOOLEAN).named(SqlNames.DELETE_ROW));
         fields.add(Types.optional(PrimitiveTypeName.INT64).named(SqlNames.SEQ));
         return new MessageType("skippr_staged", fields);
     }
@@ -197,7 +197,7 @@ public final class StagedParquet {
                 field(SqlNames.ID, n, () -> out.addBinary(Binary.fromString(row.id())));
             }
             field(SqlNames.SYNCED_AT, n + 1, () -> out.addLong(row.syncedAtMicros()));
-            field(SqlNames.DELETED, n + 2, () -> out.addBoolean(row.op() == Operation.DELETE));
+            field(SqlNames.DELETE_ROW, n + 2, () -> out.addBoolean(row.op() == Operation.DELETE));
             field(SqlNames.SEQ, n + 3, () -> out.addLong(staged.seq()));
             out.endMessage();
         }

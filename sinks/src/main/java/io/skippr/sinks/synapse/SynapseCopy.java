@@ -53,10 +53,18 @@ record SynapseCopy(BlobStage stage) implements StagedLoad {
         }
     }
 
-    /** The staging table's columns in the order the staged Parquet files hold them. */
+    /**
+     * The staging table's columns in the order the staged Parquet files hold them (files staged
+     * before version 3 of the committables call the delete flag {@link
+     * SqlNames#DELETE_ROW_BEFORE_V3}, and so does their table).
+     */
     static List<String> fileOrder(List<String> tableColumns) {
         List<String> out = new ArrayList<>(tableColumns);
-        List<String> own = List.of(SqlNames.DELETED, SqlNames.SEQ, SqlNames.ID, SqlNames.SYNCED_AT);
+        String deleteRow =
+                tableColumns.contains(SqlNames.DELETE_ROW)
+                        ? SqlNames.DELETE_ROW
+                        : SqlNames.DELETE_ROW_BEFORE_V3;
+        List<String> own = List.of(deleteRow, SqlNames.SEQ, SqlNames.ID, SqlNames.SYNCED_AT);
         out.removeAll(own);
         out.addAll(own);
         return out;

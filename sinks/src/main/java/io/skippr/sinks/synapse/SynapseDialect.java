@@ -384,7 +384,7 @@ public final class SynapseDialect implements SqlDialect {
                         + " FROM "
                         + winners
                         + " WHERE w."
-                        + quote(SqlNames.DELETED)
+                        + quote(SqlNames.DELETE_ROW)
                         + " = CAST(0 AS BIT) AND NOT EXISTS (SELECT 1 FROM "
                         + target
                         + " WHERE "

@@ -12,6 +12,7 @@ import io.skippr.core.record.SkipprId;
 import io.skippr.core.record.StreamSchema;
 import io.skippr.sinks.sql.RecordedRequest;
 import io.skippr.sinks.sql.SqlCommittable;
+import io.skippr.sinks.sql.SqlCommittableSerializer;
 import io.skippr.sinks.sql.SqlCommitter;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlDialect;
@@ -354,9 +355,61 @@ class PostgresCommitterITCase {
         assertThat(
                         TestPg.one(
                                 "SELECT string_agg(concat_ws(':', id, version, coalesce(name,"
-                                        + " '-'), _skippr_deleted_source::text), ',' ORDER BY id) FROM "
+                                        + " '-'), _skippr_deleted::text), ',' ORDER BY id) FROM "
                                         + pg.table("changes")))
                 .containsExactly("1:3:a:true,2:3:b3:false,3:1:c:false,4:3:-:true");
+    }
+
+    /**
+     * Staging written by an earlier build (committable version 2) calls the delete flag
+     * _skippr_deleted: a run restored from its checkpoint merges it, deletes applied, and a change
+     * data capture column of that name staged now keeps its name in the target.
+     */
+    @Test
+    void aMergeReadsTheDeleteFlagOfStagingAnEarlierBuildWrote() throws Exception {
+        SqlSinkSettings settings = pg.prepare("p", false, WriteMode.MERGE);
+        SqlCommittableSerializer serializer = new SqlCommittableSerializer();
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.CHECKPOINT)) {
+            commit(
+                    committer,
+                    staged(
+                            settings,
+                            0,
+                            item(1, 1, Operation.INSERT),
+                            item(2, 1, Operation.INSERT),
+                            item(3, 1, Operation.INSERT)));
+            List<SqlCommittable> earlier = new ArrayList<>();
+            for (SqlCommittable c :
+                    staged(
+                            settings,
+                            1,
+                            item(1, 2, Operation.DELETE),
+                            item(3, 2, Operation.UPDATE))) {
+                if (c.kind() == SqlCommittable.Kind.ROWS) {
+                    TestPg.exec(
+                            "ALTER TABLE "
+                                    + pg.table(c.staging())
+                                    + " RENAME COLUMN _skippr_delete_row TO _skippr_deleted");
+                }
+                earlier.add(serializer.deserialize(2, serializer.serialize(c)));
+            }
+            assertThat(commit(committer, earlier)).containsExactly("committed");
+        }
+        assertThat(
+                        TestPg.one(
+                                "SELECT string_agg(id || ':' || version, ',' ORDER BY id) FROM "
+                                        + pg.table("items")))
+                .as("key 1 deleted by the earlier build's staged delete, key 3 updated")
+                .containsExactly("2:1,3:2");
+        assertThat(
+                        TestPg.one(
+                                "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM"
+                                        + " information_schema.columns WHERE table_schema = '"
+                                        + pg.schema
+                                        + "' AND table_name = 'items' AND column_name LIKE"
+                                        + " '\\_skippr%'"))
+                .as("no staging column reaches the target")
+                .containsExactly("_skippr_id,_skippr_synced_at");
     }
 
     @Test

@@ -49,6 +49,15 @@ class SqlCommittableSerializerTest {
                     .isEqualTo(c);
         }
         assertThat(rows.checkpoint()).isEqualTo(46);
+        assertThat(rows.deleteRowColumn()).isEqualTo("_skippr_delete_row");
+
+        SqlCommittable earlier = serializer.deserialize(2, serializer.serialize(rows));
+        assertThat(earlier.stagedBeforeV3())
+                .as("a version 2 committable's staging calls the delete flag _skippr_deleted")
+                .isTrue();
+        assertThat(earlier.deleteRowColumn()).isEqualTo("_skippr_deleted");
+        assertThat(earlier.staging()).isEqualTo(rows.staging());
+        assertThat(earlier.checksum()).isEqualTo(rows.checksum());
     }
 
     @Test
@@ -85,6 +94,6 @@ class SqlCommittableSerializerTest {
                 .isInstanceOf(IOException.class)
                 .hasMessage(
                         "cannot read a SQL sink committable of version 9; this Skippr reads"
-                                + " version 2 (and 1)");
+                                + " version 3 (and 1, 2)");
     }
 }

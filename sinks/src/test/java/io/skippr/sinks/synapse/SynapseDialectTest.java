@@ -53,16 +53,30 @@ class SynapseDialectTest {
                                 "b",
                                 "_skippr_id",
                                 "_skippr_synced_at",
-                                "_skippr_deleted",
-                                "_skippr_seq"));
+                                "_skippr_delete_row",
+                                "_skippr_seq",
+                                "_skippr_deleted"));
         assertThat(order)
+                .as("a source column _skippr_deleted (change data capture) is one of the stream's")
                 .containsExactly(
                         "a",
                         "b",
                         "_skippr_deleted",
+                        "_skippr_delete_row",
                         "_skippr_seq",
                         "_skippr_id",
                         "_skippr_synced_at");
+        assertThat(
+                        SynapseCopy.fileOrder(
+                                List.of(
+                                        "a",
+                                        "_skippr_id",
+                                        "_skippr_synced_at",
+                                        "_skippr_deleted",
+                                        "_skippr_seq")))
+                .as("a table for files staged before version 3 calls the delete flag so")
+                .containsExactly(
+                        "a", "_skippr_deleted", "_skippr_seq", "_skippr_id", "_skippr_synced_at");
         assertThat(
                         SynapseCopy.statement(
                                 "\"s\".\"t\"",
