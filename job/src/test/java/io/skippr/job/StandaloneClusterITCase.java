@@ -8,6 +8,10 @@ import io.skippr.sinks.s3.TestS3;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,21 +25,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * The shaded {@code skippr-job.jar} on a real standalone Flink session cluster, started from Maven
  * artifacts by {@code scripts/flink-cluster} and fed by Flink's own {@code CliFrontend} through
  * {@code scripts/flink run}, as a user would with {@code flink run skippr-job.jar}. Runs after
  * {@code package}, which builds the jar and the cluster's class path.
+ *
+ * <p>One cluster serves every test (a start costs half a minute): its environment holds {@code
+ * CLUSTER_PG_PASSWORD}, it checkpoints every second, and its checkpoints and savepoints go to S3
+ * (S3Proxy). Each test has a pipeline name of its own, since {@code scripts/flink resume} picks the
+ * newest checkpoint of a pipeline, and its own folders; a test's jobs still running when it ends
+ * are cancelled. The test that kills the TaskManager runs last.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StandaloneClusterITCase {
     private static final Path ROOT = repositoryRoot();
     private static final Path JOB_JAR = ROOT.resolve("job/target/skippr-job.jar");
@@ -44,14 +66,109 @@ class StandaloneClusterITCase {
     private static final int FILES = 3;
     private static final int ROWS_PER_FILE = 400;
 
+    /** The variable the cluster's environment holds, for a Postgres source's password. */
+    private static final String CLUSTER_SECRET = "CLUSTER_PG_PASSWORD";
+
+    /** A variable only {@code flink run}'s environment holds, never the cluster's. */
+    private static final String CLIENT_ONLY_SECRET = "CLIENT_ONLY_PG_PASSWORD";
+
+    private static final Pattern JOB_STATUS =
+            Pattern.compile("\"id\":\"([0-9a-f]{32})\",\"status\":\"([A-Z]+)\"");
+    private static final Set<String> TERMINAL = Set.of("FINISHED", "CANCELED", "FAILED");
+
+    @TempDir static Path work;
+    private static Path clusterDir;
+    private static String restUrl;
+
+    /** {@code s3://bucket/prefix/} of the cluster's checkpoints and savepoints. */
+    private static String s3;
+
     @TempDir Path dir;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        requireBuild();
+        clusterDir = work.resolve("cluster");
+        s3 = "s3://" + TestS3.bucket() + "/flink-state-" + UUID.randomUUID() + "/";
+        long started = System.nanoTime();
+        Run start =
+                run(
+                        work,
+                        clusterEnv(work),
+                        Duration.ofSeconds(150),
+                        script("flink-cluster"),
+                        "start",
+                        "-D",
+                        "execution.checkpointing.interval=1 s",
+                        "-D",
+                        "execution.checkpointing.dir=" + s3 + "checkpoints",
+                        "-D",
+                        "execution.checkpointing.savepoint-dir=" + s3 + "savepoints",
+                        "-D",
+                        "s3.endpoint=" + TestS3.env("SKIPPR_TEST_S3_ENDPOINT"),
+                        "-D",
+                        "s3.endpoint.region=" + TestS3.env("SKIPPR_TEST_S3_REGION"),
+                        "-D",
+                        "s3.path.style.access=true",
+                        "-D",
+                        "s3.access-key=" + TestS3.env("SKIPPR_TEST_S3_ACCESS_KEY"),
+                        "-D",
+                        "s3.secret-key=" + TestS3.env("SKIPPR_TEST_S3_SECRET_KEY"));
+        assertThat(start.exit())
+                .as("scripts/flink-cluster start failed:%n%s%s", start.output(), logs(clusterDir))
+                .isZero();
+        Matcher url =
+                Pattern.compile("Flink web UI: (http://127\\.0\\.0\\.1:\\d+)")
+                        .matcher(start.output());
+        assertThat(url.find()).as(start.output()).isTrue();
+        restUrl = url.group(1);
+        System.out.printf(
+                "StandaloneClusterITCase: cluster ready in %d ms%n", millisSince(started));
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (clusterDir != null) {
+            Run stop =
+                    run(
+                            work,
+                            clusterEnv(work),
+                            Duration.ofSeconds(90),
+                            script("flink-cluster"),
+                            "stop");
+            assertThat(stop.exit())
+                    .as("scripts/flink-cluster stop failed:%n%s", stop.output())
+                    .isZero();
+        }
+    }
+
+    /** Cancels the test's continuous jobs (and any job a failure left), freeing their slots. */
+    @AfterEach
+    void cancelJobsLeftRunning() throws Exception {
+        if (restUrl == null) {
+            return;
+        }
+        HttpClient http = HttpClient.newHttpClient();
+        for (String job : unfinishedJobs(http)) {
+            HttpRequest cancel =
+                    HttpRequest.newBuilder(URI.create(restUrl + "/jobs/" + job + "?mode=cancel"))
+                            .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                            .build();
+            http.send(cancel, HttpResponse.BodyHandlers.discarding());
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        List<String> left = unfinishedJobs(http);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+            left = unfinishedJobs(http);
+        }
+        assertThat(left).as("jobs still running after their cancellation").isEmpty();
+    }
 
     @Test
     void shadedJarSyncsCsvFilesToParquetOnAStandaloneCluster() throws Exception {
-        requireBuild();
         Path in = dir.resolve("in");
         Path out = dir.resolve("out");
-        Path clusterDir = dir.resolve("cluster");
         long rows = 0;
         long idSum = 0;
         long qtySum = 0;
@@ -68,64 +185,30 @@ class StandaloneClusterITCase {
             }
             Files.writeString(in.resolve("part-" + f + ".csv"), csv);
         }
-        Path config = dir.resolve("skippr.yml");
-        Files.writeString(
-                config,
-                """
-                pipelines:
-                  p:
-                    data_source: data_sources.in
-                    data_sink: data_sinks.out
-                data_sources:
-                  in:
-                    LocalFile: {path: '%s/*.csv', format: csv}
-                data_sinks:
-                  out:
-                    LocalFile: {path: '%s', format: parquet}
-                """
-                        .formatted(in, out));
+        csvToParquet("parquet", in, out);
 
-        Map<String, String> env = new HashMap<>();
-        env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
-        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        try {
-            long started = System.nanoTime();
-            Run start = run(env, Duration.ofSeconds(150), script("flink-cluster"), "start");
-            assertThat(start.exit())
-                    .as(
-                            "scripts/flink-cluster start failed:%n%s%s",
-                            start.output(), logs(clusterDir))
-                    .isZero();
-            assertThat(start.output()).contains("Flink web UI: http://127.0.0.1:");
-            System.out.printf(
-                    "StandaloneClusterITCase: cluster ready in %d ms%n", millisSince(started));
-
-            started = System.nanoTime();
-            Run job =
-                    run(
-                            env,
-                            Duration.ofSeconds(180),
-                            script("flink"),
-                            "run",
-                            JOB_JAR.toString(),
-                            "--pipeline",
-                            "p",
-                            "--once"); // from the folder holding skippr.yml, as the docs show
-            assertThat(job.exit())
-                    .as("scripts/flink run failed:%n%s%s", job.output(), logs(clusterDir))
-                    .isZero();
-            System.out.printf(
-                    "StandaloneClusterITCase: flink run --once took %d ms%n", millisSince(started));
-            assertThat(job.output()).contains("has finished");
-            assertThat(Files.readString(clusterDir.resolve("log/client.log")))
-                    .as("the job's main() logs to the client log")
-                    .contains(SkipprJob.COMPLETE);
-        } finally {
-            Run stop = run(env, Duration.ofSeconds(90), script("flink-cluster"), "stop");
-            assertThat(stop.exit())
-                    .as("scripts/flink-cluster stop failed:%n%s", stop.output())
-                    .isZero();
-        }
+        Path clientLog = clusterDir.resolve("log/client.log");
+        long logged = Files.size(clientLog);
+        long started = System.nanoTime();
+        Run job =
+                run(
+                        env(),
+                        Duration.ofSeconds(180),
+                        script("flink"),
+                        "run",
+                        JOB_JAR.toString(),
+                        "--pipeline",
+                        "parquet",
+                        "--once"); // from the folder holding skippr.yml, as the docs show
+        assertThat(job.exit())
+                .as("scripts/flink run failed:%n%s%s", job.output(), logs(clusterDir))
+                .isZero();
+        System.out.printf(
+                "StandaloneClusterITCase: flink run --once took %d ms%n", millisSince(started));
+        assertThat(job.output()).contains("has finished");
+        assertThat(Files.readString(clientLog).substring((int) logged))
+                .as("the job's main() logs to the client log")
+                .contains(SkipprJob.COMPLETE);
 
         List<String> committed = new CommitLog(out).committedFiles();
         assertThat(committed).as("committed files").isNotEmpty();
@@ -154,53 +237,42 @@ class StandaloneClusterITCase {
 
     /**
      * A continuous job cancelled (its checkpoints retained) and started again with {@code
-     * scripts/flink resume --pipeline p}, as the README shows: it restores the pipeline's newest
-     * checkpoint, so the file read before is not read again and a file added meanwhile is read
-     * once. Started without its checkpoint it would read the first file again (and warn so).
+     * scripts/flink resume --pipeline resumed}, as the README shows: it restores the pipeline's
+     * newest checkpoint, the cancelled job's, so the file read before is not read again and a file
+     * added meanwhile is read once. Started without its checkpoint it would read the first file
+     * again (and warn so).
      */
     @Test
     void aCancelledContinuousJobIsResumedFromItsNewestCheckpoint() throws Exception {
-        requireBuild();
         Path in = dir.resolve("in");
         Path out = dir.resolve("out");
-        Path clusterDir = dir.resolve("cluster");
         Files.createDirectories(in);
         csv(in.resolve("part-0.csv"), 1, ROWS_PER_FILE);
-        csvToParquet(in, out);
-        Map<String, String> env = new HashMap<>();
-        env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
-        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        try {
-            Run start =
-                    run(
-                            env,
-                            Duration.ofSeconds(150),
-                            script("flink-cluster"),
-                            "start",
-                            "-D",
-                            "execution.checkpointing.interval=1 s");
-            assertThat(start.exit()).as("%s%s", start.output(), logs(clusterDir)).isZero();
-            String job = runDetached(env, clusterDir);
-            awaitRows(out, ROWS_PER_FILE, clusterDir);
+        csvToParquet("resumed", in, out);
+        String job = runDetached("resumed");
+        awaitRows(out, ROWS_PER_FILE);
 
-            Run cancel = run(env, Duration.ofSeconds(60), script("flink"), "cancel", job);
-            assertThat(cancel.exit()).as(cancel.output()).isZero();
-            csv(in.resolve("part-1.csv"), ROWS_PER_FILE + 1, ROWS_PER_FILE);
-            Run resume =
-                    run(env, Duration.ofSeconds(120), script("flink"), "resume", "--pipeline", "p");
-            assertThat(resume.exit()).as("%s%s", resume.output(), logs(clusterDir)).isZero();
-            assertThat(resume.output())
-                    .contains(
-                            "flink resume: pipeline p from file:"
-                                    + clusterDir.resolve("checkpoints/p"))
-                    .doesNotContain("starts without its checkpoint");
-            awaitRows(out, 2 * ROWS_PER_FILE, clusterDir);
-        } finally {
-            Run stop = run(env, Duration.ofSeconds(90), script("flink-cluster"), "stop");
-            assertThat(stop.exit())
-                    .as("scripts/flink-cluster stop failed:%n%s", stop.output())
-                    .isZero();
-        }
+        Run cancel = run(env(), Duration.ofSeconds(60), script("flink"), "cancel", job);
+        assertThat(cancel.exit()).as(cancel.output()).isZero();
+        csv(in.resolve("part-1.csv"), ROWS_PER_FILE + 1, ROWS_PER_FILE);
+        Run resume =
+                run(
+                        env(),
+                        Duration.ofSeconds(120),
+                        script("flink"),
+                        "resume",
+                        "--pipeline",
+                        "resumed");
+        assertThat(resume.exit()).as("%s%s", resume.output(), logs(clusterDir)).isZero();
+        assertThat(resume.output())
+                .contains(
+                        "flink resume: pipeline resumed from "
+                                + s3
+                                + "checkpoints/resumed/"
+                                + job
+                                + "/chk-")
+                .doesNotContain("starts without its checkpoint");
+        awaitRows(out, 2 * ROWS_PER_FILE);
         long n = 2L * ROWS_PER_FILE;
         assertThat(committedRows(out))
                 .as("rows, distinct ids, sum(id)")
@@ -209,17 +281,18 @@ class StandaloneClusterITCase {
 
     /**
      * A Postgres source whose password is {@code ${CLUSTER_PG_PASSWORD}}, on a cluster (issue 16,
-     * point 3): the job graph carries the variable's name only, so a cluster started without the
-     * variable fails the job with a message naming the variable and the field (where the source
-     * opens its first connection: its split planning on the JobManager), though {@code flink run}
-     * had it; the same job on a cluster started with it in its environment (as {@code
-     * scripts/flink-cluster} passes its own environment on to both JVMs) reads every row.
+     * point 3): the job graph carries the variable's name only, so a cluster whose environment
+     * lacks the variable fails the job with a message naming the variable and the field (where the
+     * source opens its first connection: its split planning on the JobManager), though {@code flink
+     * run} had it; the same job with a variable the cluster was started with (as {@code
+     * scripts/flink-cluster} passes its own environment on to both JVMs) reads every row. The
+     * variable the cluster lacks is {@code CLIENT_ONLY_PG_PASSWORD}, which only {@code flink run}'s
+     * environment holds: a cluster of its own started without {@code CLUSTER_PG_PASSWORD} would
+     * prove the same at the cost of another cluster start.
      */
     @Test
     void aSourceSecretIsResolvedFromTheClustersEnvironment() throws Exception {
-        requireBuild();
         Path out = dir.resolve("out");
-        String password = TestPostgres.env("SKIPPR_TEST_PG_PASSWORD");
         int n = 500;
         try (TestPostgres pg = new TestPostgres("skippr_cluster_secret_")) {
             pg.exec(
@@ -229,77 +302,61 @@ class StandaloneClusterITCase {
                             + "\".events SELECT g, 'event ' || g FROM generate_series(1, "
                             + n
                             + ") g");
+            String source = pg.sourceYaml("events", null);
             Files.writeString(
                     dir.resolve("skippr.yml"),
-                    "pipelines:\n  p:\n    data_source: data_sources.app_db\n"
+                    "pipelines:\n"
+                            + "  secret:\n"
+                            + "    data_source: data_sources.app_db\n"
                             + "    data_sink: data_sinks.out\n"
+                            + "  client_secret:\n"
+                            + "    data_source: data_sources.client_db\n"
+                            + "    data_sink: data_sinks.client_out\n"
                             + "data_sources:\n  app_db:\n"
-                            + pg.sourceYaml("events", null)
-                                    .replace("${PG_PASSWORD}", "${CLUSTER_PG_PASSWORD}")
+                            + source.replace("${PG_PASSWORD}", "${" + CLUSTER_SECRET + "}")
+                            + "  client_db:\n"
+                            + source.replace("${PG_PASSWORD}", "${" + CLIENT_ONLY_SECRET + "}")
                             + "data_sinks:\n  out:\n    LocalFile: {path: '"
                             + out
+                            + "', format: parquet}\n"
+                            + "  client_out:\n    LocalFile: {path: '"
+                            + dir.resolve("client-out")
                             + "', format: parquet}\n");
-            Map<String, String> client = new HashMap<>();
-            client.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-            client.put("CLUSTER_PG_PASSWORD", password);
+            Map<String, String> client = env();
+            client.put(CLIENT_ONLY_SECRET, TestPostgres.env("SKIPPR_TEST_PG_PASSWORD"));
 
-            Path bare = dir.resolve("cluster-without");
-            Map<String, String> without = new HashMap<>(client);
-            without.remove("CLUSTER_PG_PASSWORD");
-            without.put("SKIPPR_FLINK_CLUSTER_DIR", bare.toString());
-            client.put("SKIPPR_FLINK_CLUSTER_DIR", bare.toString());
-            try {
-                Run start =
-                        run(
-                                without,
-                                Duration.ofSeconds(150),
-                                script("flink-cluster"),
-                                "start",
-                                "-D",
-                                "restart-strategy.type=none");
-                assertThat(start.exit()).as("%s%s", start.output(), logs(bare)).isZero();
-                Run job =
-                        run(
-                                client,
-                                Duration.ofSeconds(180),
-                                script("flink"),
-                                "run",
-                                JOB_JAR.toString(),
-                                "--pipeline",
-                                "p",
-                                "--once");
-                assertThat(job.exit()).as("%s%s", job.output(), logs(bare)).isNotZero();
-                assertThat(job.output() + Files.readString(bare.resolve("log/jobmanager.log")))
-                        .as("the failed run's output and the JobManager's log")
-                        .contains(
-                                "environment variable CLUSTER_PG_PASSWORD is not set in this"
-                                        + " process (a Flink TaskManager or JobManager);"
-                                        + " data_sources.app_db.Postgres.password needs it");
-            } finally {
-                Run stop = run(without, Duration.ofSeconds(90), script("flink-cluster"), "stop");
-                assertThat(stop.exit()).as(stop.output()).isZero();
-            }
+            Run failed =
+                    run(
+                            client,
+                            Duration.ofSeconds(180),
+                            script("flink"),
+                            "run",
+                            "-Drestart-strategy.type=none",
+                            JOB_JAR.toString(),
+                            "--pipeline",
+                            "client_secret",
+                            "--once");
+            assertThat(failed.exit()).as("%s%s", failed.output(), logs(clusterDir)).isNotZero();
+            assertThat(failed.output() + Files.readString(clusterDir.resolve("log/jobmanager.log")))
+                    .as("the failed run's output and the JobManager's log")
+                    .contains(
+                            "environment variable "
+                                    + CLIENT_ONLY_SECRET
+                                    + " is not set in this process (a Flink TaskManager or"
+                                    + " JobManager); data_sources.client_db.Postgres.password"
+                                    + " needs it");
 
-            Path clusterDir = dir.resolve("cluster-with");
-            client.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
-            try {
-                Run start = run(client, Duration.ofSeconds(150), script("flink-cluster"), "start");
-                assertThat(start.exit()).as("%s%s", start.output(), logs(clusterDir)).isZero();
-                Run job =
-                        run(
-                                client,
-                                Duration.ofSeconds(180),
-                                script("flink"),
-                                "run",
-                                JOB_JAR.toString(),
-                                "--pipeline",
-                                "p",
-                                "--once");
-                assertThat(job.exit()).as("%s%s", job.output(), logs(clusterDir)).isZero();
-            } finally {
-                Run stop = run(client, Duration.ofSeconds(90), script("flink-cluster"), "stop");
-                assertThat(stop.exit()).as(stop.output()).isZero();
-            }
+            Run job =
+                    run(
+                            client,
+                            Duration.ofSeconds(180),
+                            script("flink"),
+                            "run",
+                            JOB_JAR.toString(),
+                            "--pipeline",
+                            "secret",
+                            "--once");
+            assertThat(job.exit()).as("%s%s", job.output(), logs(clusterDir)).isZero();
         }
         assertThat(committedRows(out))
                 .as("rows, distinct ids, sum(id)")
@@ -314,94 +371,71 @@ class StandaloneClusterITCase {
      * scripts/flink stop --savepointPath s3://…} ends it with a savepoint there, and {@code
      * scripts/flink resume} runs it again from that savepoint, the newest of its checkpoints and
      * savepoints on S3, to read a third file. 0 rows lost, 0 duplicated (count, distinct ids and
-     * sum of ids).
+     * sum of ids). Last, as it kills the shared cluster's TaskManager.
      */
     @Test
+    @Order(Order.DEFAULT + 1)
     void checkpointsAndASavepointOnS3OutliveAKilledTaskManager() throws Exception {
-        requireBuild();
         Path in = dir.resolve("in");
         Path out = dir.resolve("out");
-        Path clusterDir = dir.resolve("cluster");
         Files.createDirectories(in);
         csv(in.resolve("part-0.csv"), 1, ROWS_PER_FILE);
-        csvToParquet(in, out);
-        String bucket = TestS3.bucket();
-        String prefix = "flink-state-" + java.util.UUID.randomUUID() + "/";
-        String s3 = "s3://" + bucket + "/" + prefix;
-        Map<String, String> env = new HashMap<>();
-        env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
-        env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
-        List<String> start =
-                List.of(
-                        script("flink-cluster"),
-                        "start",
-                        "-D",
-                        "execution.checkpointing.interval=1 s",
-                        "-D",
-                        "execution.checkpointing.dir=" + s3 + "checkpoints",
-                        "-D",
-                        "execution.checkpointing.savepoint-dir=" + s3 + "savepoints",
-                        "-D",
-                        "s3.endpoint=" + TestS3.env("SKIPPR_TEST_S3_ENDPOINT"),
-                        "-D",
-                        "s3.endpoint.region=" + TestS3.env("SKIPPR_TEST_S3_REGION"),
-                        "-D",
-                        "s3.path.style.access=true",
-                        "-D",
-                        "s3.access-key=" + TestS3.env("SKIPPR_TEST_S3_ACCESS_KEY"),
-                        "-D",
-                        "s3.secret-key=" + TestS3.env("SKIPPR_TEST_S3_SECRET_KEY"));
+        csvToParquet("killed", in, out);
+        URI state = URI.create(s3);
+        String bucket = state.getHost();
+        String prefix = state.getPath().substring(1);
         try (S3Client client = TestS3.connection().open()) {
-            Run started = run(env, Duration.ofSeconds(150), start.toArray(String[]::new));
-            assertThat(started.exit()).as("%s%s", started.output(), logs(clusterDir)).isZero();
-            String job = runDetached(env, clusterDir);
-            awaitRows(out, ROWS_PER_FILE, clusterDir);
-            String checkpoints = prefix + "checkpoints/p/" + job + "/chk-";
-            awaitKey(client, bucket, checkpoints, "/_metadata", clusterDir);
+            String job = runDetached("killed");
+            awaitRows(out, ROWS_PER_FILE);
+            String checkpoints = prefix + "checkpoints/killed/" + job + "/chk-";
+            awaitKey(client, bucket, checkpoints, "/_metadata");
 
             Run kill =
-                    run(env, Duration.ofSeconds(60), script("flink-cluster"), "kill-taskmanager");
+                    run(env(), Duration.ofSeconds(60), script("flink-cluster"), "kill-taskmanager");
             assertThat(kill.exit()).as(kill.output()).isZero();
             csv(in.resolve("part-1.csv"), ROWS_PER_FILE + 1, ROWS_PER_FILE);
-            Run restarted = run(env, Duration.ofSeconds(150), script("flink-cluster"), "start");
+            Run restarted = run(env(), Duration.ofSeconds(150), script("flink-cluster"), "start");
             assertThat(restarted.exit()).as("%s%s", restarted.output(), logs(clusterDir)).isZero();
-            awaitRows(out, 2L * ROWS_PER_FILE, clusterDir);
+            awaitRows(out, 2L * ROWS_PER_FILE);
 
             Run stop =
                     run(
-                            env,
+                            env(),
                             Duration.ofSeconds(120),
                             script("flink"),
                             "stop",
                             "--savepointPath",
-                            s3 + "savepoints/p",
+                            s3 + "savepoints/killed",
                             job);
             assertThat(stop.exit()).as("%s%s", stop.output(), logs(clusterDir)).isZero();
             assertThat(stop.output())
-                    .contains("Savepoint completed. Path: " + s3 + "savepoints/p/");
-            assertThat(keys(client, bucket, prefix + "savepoints/p/"))
+                    .contains("Savepoint completed. Path: " + s3 + "savepoints/killed/");
+            assertThat(keys(client, bucket, prefix + "savepoints/killed/"))
                     .anyMatch(k -> k.endsWith("/_metadata"));
             assertThat(Files.readString(clusterDir.resolve("log/jobmanager.log")))
                     .containsPattern(
                             "Restoring job "
                                     + job
                                     + " from Checkpoint \\d+ .* located at "
-                                    + java.util.regex.Pattern.quote(
-                                            "s3://" + bucket + "/" + checkpoints));
+                                    + Pattern.quote("s3://" + bucket + "/" + checkpoints));
 
             // resumed from the newest of its checkpoints and savepoints on S3: the savepoint
             csv(in.resolve("part-2.csv"), 2L * ROWS_PER_FILE + 1, ROWS_PER_FILE);
             Run resume =
-                    run(env, Duration.ofSeconds(120), script("flink"), "resume", "--pipeline", "p");
+                    run(
+                            env(),
+                            Duration.ofSeconds(120),
+                            script("flink"),
+                            "resume",
+                            "--pipeline",
+                            "killed");
             assertThat(resume.exit()).as("%s%s", resume.output(), logs(clusterDir)).isZero();
             assertThat(resume.output())
-                    .contains("flink resume: pipeline p from " + s3 + "savepoints/p/savepoint-");
-            awaitRows(out, 3L * ROWS_PER_FILE, clusterDir);
-        } finally {
-            Run stop = run(env, Duration.ofSeconds(90), script("flink-cluster"), "stop");
-            assertThat(stop.exit())
-                    .as("scripts/flink-cluster stop failed:%n%s", stop.output())
-                    .isZero();
+                    .contains(
+                            "flink resume: pipeline killed from "
+                                    + s3
+                                    + "savepoints/killed/savepoint-");
+            awaitRows(out, 3L * ROWS_PER_FILE);
         }
         long n = 3L * ROWS_PER_FILE;
         assertThat(committedRows(out))
@@ -409,12 +443,13 @@ class StandaloneClusterITCase {
                 .containsExactly(n, n, n * (n + 1) / 2);
     }
 
-    private void csvToParquet(Path in, Path out) throws IOException {
+    /** Writes the test's skippr.yml: {@code pipeline} reads {@code in/*.csv} into Parquet files. */
+    private void csvToParquet(String pipeline, Path in, Path out) throws IOException {
         Files.writeString(
                 dir.resolve("skippr.yml"),
                 """
                 pipelines:
-                  p:
+                  %s:
                     data_source: data_sources.in
                     data_sink: data_sinks.out
                 data_sources:
@@ -424,24 +459,23 @@ class StandaloneClusterITCase {
                   out:
                     LocalFile: {path: '%s', format: parquet}
                 """
-                        .formatted(in, out));
+                        .formatted(pipeline, in, out));
     }
 
-    /** Runs pipeline p detached with {@code scripts/flink run -d}; returns its job id. */
-    private String runDetached(Map<String, String> env, Path clusterDir) throws Exception {
+    /** Runs {@code pipeline} detached with {@code scripts/flink run -d}; returns its job id. */
+    private String runDetached(String pipeline) throws Exception {
         Run run =
                 run(
-                        env,
+                        env(),
                         Duration.ofSeconds(120),
                         script("flink"),
                         "run",
                         "-d",
                         JOB_JAR.toString(),
                         "--pipeline",
-                        "p");
+                        pipeline);
         assertThat(run.exit()).as("%s%s", run.output(), logs(clusterDir)).isZero();
-        java.util.regex.Matcher id =
-                java.util.regex.Pattern.compile("JobID ([0-9a-f]{32})").matcher(run.output());
+        Matcher id = Pattern.compile("JobID ([0-9a-f]{32})").matcher(run.output());
         assertThat(id.find()).as(run.output()).isTrue();
         return id.group(1);
     }
@@ -452,20 +486,19 @@ class StandaloneClusterITCase {
                 .listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix))
                 .contents()
                 .stream()
-                .map(software.amazon.awssdk.services.s3.model.S3Object::key)
+                .map(S3Object::key)
                 .toList();
     }
 
     /** Waits (two minutes at most) for a key that starts with {@code prefix} and ends so. */
-    private static void awaitKey(
-            S3Client client, String bucket, String prefix, String suffix, Path clusterDir)
+    private static void awaitKey(S3Client client, String bucket, String prefix, String suffix)
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (System.nanoTime() < deadline) {
             if (keys(client, bucket, prefix).stream().anyMatch(k -> k.endsWith(suffix))) {
                 return;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
         }
         fail("no s3://" + bucket + "/" + prefix + "*" + suffix + logs(clusterDir));
     }
@@ -481,7 +514,7 @@ class StandaloneClusterITCase {
     }
 
     /** Waits (two minutes at most) until the sink folder's committed files hold {@code rows}. */
-    private static void awaitRows(Path out, long rows, Path clusterDir) throws Exception {
+    private static void awaitRows(Path out, long rows) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         List<Long> now = List.of();
         while (System.nanoTime() < deadline) {
@@ -489,7 +522,7 @@ class StandaloneClusterITCase {
             if (now.get(0) >= rows) {
                 return;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
         }
         fail("the sink holds " + now + " rows, not " + rows + logs(clusterDir));
     }
@@ -623,13 +656,54 @@ class StandaloneClusterITCase {
 
     private record Run(int exit, String output) {}
 
-    /** Runs a command in the test's folder, its output in a file (the cluster JVMs outlive it). */
+    /** The cluster's environment: its work dir, its state dir, {@code CLUSTER_PG_PASSWORD}. */
+    private static Map<String, String> clusterEnv(Path stateParent) {
+        Map<String, String> env = new HashMap<>();
+        env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
+        env.put("SKIPPR_STATE_DIR", stateParent.resolve("state").toString());
+        env.put(CLUSTER_SECRET, TestPostgres.env("SKIPPR_TEST_PG_PASSWORD"));
+        return env;
+    }
+
+    /**
+     * The environment of the test's commands: the cluster's, with the test's state dir (a
+     * TaskManager that {@code flink-cluster start} starts anew gets the cluster's variables).
+     */
+    private Map<String, String> env() {
+        return clusterEnv(dir);
+    }
+
+    /** The ids of the cluster's jobs that have not finished, failed or been cancelled. */
+    private static List<String> unfinishedJobs(HttpClient http) throws Exception {
+        HttpResponse<String> jobs =
+                http.send(
+                        HttpRequest.newBuilder(URI.create(restUrl + "/jobs")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(jobs.statusCode()).as(jobs.body()).isEqualTo(200);
+        List<String> unfinished = new ArrayList<>();
+        Matcher job = JOB_STATUS.matcher(jobs.body());
+        while (job.find()) {
+            if (!TERMINAL.contains(job.group(2))) {
+                unfinished.add(job.group(1));
+            }
+        }
+        return unfinished;
+    }
+
+    /** Runs a command in the test's folder. */
     private Run run(Map<String, String> env, Duration timeout, String... command)
             throws IOException, InterruptedException {
-        Path output = Files.createTempFile(dir, "command-", ".log");
+        return run(dir, env, timeout, command);
+    }
+
+    /** Runs a command in {@code folder}, its output in a file (the cluster JVMs outlive it). */
+    private static Run run(
+            Path folder, Map<String, String> env, Duration timeout, String... command)
+            throws IOException, InterruptedException {
+        Path output = Files.createTempFile(folder, "command-", ".log");
         ProcessBuilder builder =
                 new ProcessBuilder(command)
-                        .directory(dir.toFile())
+                        .directory(folder.toFile())
                         .redirectErrorStream(true)
                         .redirectOutput(output.toFile())
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
