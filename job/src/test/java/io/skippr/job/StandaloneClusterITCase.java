@@ -100,6 +100,10 @@ class StandaloneClusterITCase {
                         "start",
                         "-D",
                         "execution.checkpointing.interval=1 s",
+                        // heartbeats to the killed TaskManager fail (two in a row mark it lost:
+                        // heartbeat.rpc-failure-threshold), 2 s apart rather than 10 s
+                        "-D",
+                        "heartbeat.interval=2 s",
                         "-D",
                         "execution.checkpointing.dir=" + s3 + "checkpoints",
                         "-D",
@@ -325,10 +329,11 @@ class StandaloneClusterITCase {
             Map<String, String> client = env();
             client.put(CLIENT_ONLY_SECRET, TestPostgres.env("SKIPPR_TEST_PG_PASSWORD"));
 
-            Run failed =
-                    run(
+            // both at once, 2 slots each of the cluster's 4
+            Started failing =
+                    start(
+                            dir,
                             client,
-                            Duration.ofSeconds(180),
                             script("flink"),
                             "run",
                             "-Drestart-strategy.type=none",
@@ -336,16 +341,6 @@ class StandaloneClusterITCase {
                             "--pipeline",
                             "client_secret",
                             "--once");
-            assertThat(failed.exit()).as("%s%s", failed.output(), logs(clusterDir)).isNotZero();
-            assertThat(failed.output() + Files.readString(clusterDir.resolve("log/jobmanager.log")))
-                    .as("the failed run's output and the JobManager's log")
-                    .contains(
-                            "environment variable "
-                                    + CLIENT_ONLY_SECRET
-                                    + " is not set in this process (a Flink TaskManager or"
-                                    + " JobManager); data_sources.client_db.Postgres.password"
-                                    + " needs it");
-
             Run job =
                     run(
                             client,
@@ -357,6 +352,16 @@ class StandaloneClusterITCase {
                             "secret",
                             "--once");
             assertThat(job.exit()).as("%s%s", job.output(), logs(clusterDir)).isZero();
+            Run failed = failing.finish(Duration.ofSeconds(180));
+            assertThat(failed.exit()).as("%s%s", failed.output(), logs(clusterDir)).isNotZero();
+            assertThat(failed.output() + Files.readString(clusterDir.resolve("log/jobmanager.log")))
+                    .as("the failed run's output and the JobManager's log")
+                    .contains(
+                            "environment variable "
+                                    + CLIENT_ONLY_SECRET
+                                    + " is not set in this process (a Flink TaskManager or"
+                                    + " JobManager); data_sources.client_db.Postgres.password"
+                                    + " needs it");
         }
         assertThat(committedRows(out))
                 .as("rows, distinct ids, sum(id)")
@@ -662,6 +667,8 @@ class StandaloneClusterITCase {
         env.put("SKIPPR_FLINK_CLUSTER_DIR", clusterDir.toString());
         env.put("SKIPPR_STATE_DIR", stateParent.resolve("state").toString());
         env.put(CLUSTER_SECRET, TestPostgres.env("SKIPPR_TEST_PG_PASSWORD"));
+        // every test needs this one start: on a loaded machine, wait up to the command's timeout
+        env.put("SKIPPR_FLINK_START_TIMEOUT", "140");
         return env;
     }
 
@@ -700,6 +707,14 @@ class StandaloneClusterITCase {
     private static Run run(
             Path folder, Map<String, String> env, Duration timeout, String... command)
             throws IOException, InterruptedException {
+        return start(folder, env, command).finish(timeout);
+    }
+
+    /**
+     * Starts a command in {@code folder}, its output in a file; {@link Started#finish} awaits it.
+     */
+    private static Started start(Path folder, Map<String, String> env, String... command)
+            throws IOException {
         Path output = Files.createTempFile(folder, "command-", ".log");
         ProcessBuilder builder =
                 new ProcessBuilder(command)
@@ -710,20 +725,26 @@ class StandaloneClusterITCase {
         builder.environment().remove("SKIPPR_CONFIG");
         builder.environment().remove("SKIPPR_REBUILD");
         builder.environment().putAll(env);
-        Process process = builder.start();
-        if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly().waitFor();
-            return new Run(
-                    -1,
-                    Files.readString(output)
-                            + "\n(timed out after "
-                            + timeout
-                            + ": "
-                            + String.join(" ", command)
-                            + ")");
+        return new Started(builder.start(), output, command);
+    }
+
+    private record Started(Process process, Path output, String... command) {
+        /** Waits for the command (killing it after {@code timeout}): its exit code and output. */
+        Run finish(Duration timeout) throws IOException, InterruptedException {
+            if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor();
+                return new Run(
+                        -1,
+                        Files.readString(output)
+                                + "\n(timed out after "
+                                + timeout
+                                + ": "
+                                + String.join(" ", command)
+                                + ")");
+            }
+            return new Run(process.exitValue(), Files.readString(output));
         }
-        return new Run(process.exitValue(), Files.readString(output));
     }
 
     /** The ends of the cluster's and the client's logs, for a failure message. */
