@@ -41,6 +41,7 @@ public final class FakeDatabricks implements AutoCloseable {
     private final String pgDatabase;
     private final Path volumes;
     private final String token;
+    private final BackingConnections connections;
     private final StatementApi statementApi;
     private final FilesApi filesApi;
 
@@ -60,8 +61,12 @@ public final class FakeDatabricks implements AutoCloseable {
         } catch (DatabricksError e) {
             throw new IllegalStateException(e);
         }
-        statementApi = new StatementApi(WAREHOUSE_ID, catalog, this::backing, statements);
-        filesApi = new FilesApi(catalog, this::backing);
+        // server-side prepared statements off: a connection outlives a statement's DDL, and a
+        // statement prepared before an ALTER TABLE would fail with "cached plan must not change
+        // result type", which a new connection per statement never saw
+        connections = new BackingConnections(() -> pg(pgDatabase, "&prepareThreshold=0"));
+        statementApi = new StatementApi(WAREHOUSE_ID, catalog, connections, statements);
+        filesApi = new FilesApi(catalog, connections);
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         http.setExecutor(requests);
         http.createContext("/", this::handle);
@@ -126,6 +131,10 @@ public final class FakeDatabricks implements AutoCloseable {
     }
 
     private static Connection pg(String database) throws SQLException {
+        return pg(database, "");
+    }
+
+    private static Connection pg(String database, String options) throws SQLException {
         return DriverManager.getConnection(
                 "jdbc:postgresql://"
                         + env("SKIPPR_TEST_PG_HOST")
@@ -133,7 +142,8 @@ public final class FakeDatabricks implements AutoCloseable {
                         + env("SKIPPR_TEST_PG_PORT")
                         + "/"
                         + database
-                        + "?sslmode=disable&stringtype=unspecified",
+                        + "?sslmode=disable&stringtype=unspecified"
+                        + options,
                 env("SKIPPR_TEST_PG_USER"),
                 env("SKIPPR_TEST_PG_PASSWORD"));
     }
@@ -242,6 +252,7 @@ public final class FakeDatabricks implements AutoCloseable {
         http.stop(0);
         requests.shutdownNow();
         statements.shutdownNow();
+        connections.close();
         try (Connection admin = pg(env("SKIPPR_TEST_PG_DATABASE"));
                 Statement st = admin.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + pgDatabase + " WITH (FORCE)");

@@ -87,8 +87,11 @@ final class FilesApi {
             return Optional.empty();
         }
         Optional<Path> folder;
-        try (Connection pg = backing.open()) {
+        Connection pg = backing.open();
+        try {
             folder = catalog.findVolume(pg, segments.get(1), segments.get(2), segments.get(3));
+        } finally {
+            backing.release(pg, true);
         }
         if (folder.isEmpty()) {
             return Optional.empty();

@@ -38,9 +38,12 @@ final class StatementApi {
                     "byte_limit",
                     "query_tags");
 
-    /** Opens a backing connection for one statement. */
+    /** The backing connections: one for each statement, given back when it ended. */
     interface Backing {
         Connection open() throws SQLException;
+
+        /** Gives back a connection {@link #open()} answered; closes it unless {@code reuse}. */
+        void release(Connection c, boolean reuse);
     }
 
     private final String warehouseId;
@@ -161,30 +164,18 @@ final class StatementApi {
         StatementRun run = new StatementRun(UUID.randomUUID().toString());
         runs.put(run.id, run);
         threads.submit(
-                () -> {
-                    Connection pg;
-                    try {
-                        pg = backing.open();
-                    } catch (SQLException e) {
+                () ->
                         run.execute(
-                                null,
-                                c -> {
-                                    throw e;
-                                });
-                        return;
-                    }
-                    run.execute(
-                            pg,
-                            c ->
-                                    new SqlStatement(
-                                                    c,
-                                                    catalog,
-                                                    defaults,
-                                                    parameters,
-                                                    rowLimit,
-                                                    run::cancelRequested)
-                                            .run(sql));
-                });
+                                backing,
+                                c ->
+                                        new SqlStatement(
+                                                        c,
+                                                        catalog,
+                                                        defaults,
+                                                        parameters,
+                                                        rowLimit,
+                                                        run::cancelRequested)
+                                                .run(sql)));
         if (wait > 0 && !run.await(wait) && onTimeout.equals("CANCEL")) {
             run.cancel();
             run.await(60);

@@ -43,12 +43,20 @@ final class StatementRun {
         return state;
     }
 
-    void execute(Connection pg, Work work) {
-        try (Connection c = pg) {
+    /**
+     * Runs the statement on a connection of {@code backing}'s, which gets it back afterwards; one
+     * whose statement was asked to cancel is closed instead, since the cancel may still reach its
+     * backend ({@link #cancel()} reads {@link #running} after setting {@link #cancelRequested},
+     * this reads them the other way round).
+     */
+    void execute(StatementApi.Backing backing, Work work) {
+        Connection c = null;
+        try {
             if (cancelRequested) {
                 state = "CANCELED";
                 return;
             }
+            c = backing.open();
             running = c;
             state = "RUNNING";
             Result r = work.run(c);
@@ -80,6 +88,9 @@ final class StatementRun {
                             "fake Databricks failed: " + e));
         } finally {
             running = null;
+            if (c != null) {
+                backing.release(c, !cancelRequested);
+            }
             done.complete(null);
         }
     }
