@@ -8,10 +8,30 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.duckdb.DuckDBConnection;
 
-/** Reads files back with an in-memory DuckDB, for assertions. */
+/** Reads files back with an in-memory DuckDB, for assertions and for the fakes' loads. */
 public final class DuckDb {
     private DuckDb() {}
+
+    /**
+     * The in-memory DuckDB the fakes read staged Parquet files with, started once per JVM (a start
+     * costs about half a second and a close a third, from JFR of the conformance suites): it holds
+     * no data, each caller only reads files through it.
+     */
+    private static DuckDBConnection reader;
+
+    /**
+     * A new connection to the shared in-memory DuckDB, for reading files (close it when done). The
+     * database is shared, and so are settings of global scope: callers set only {@code TimeZone},
+     * all to UTC.
+     */
+    public static synchronized Connection reader() throws SQLException {
+        if (reader == null) {
+            reader = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
+        }
+        return reader.duplicate();
+    }
 
     /** The first row of {@code sql}, with {@code $files} replaced by a list of the files. */
     public static List<Object> row(String sql, List<String> files) throws SQLException {

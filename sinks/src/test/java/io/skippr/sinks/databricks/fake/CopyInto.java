@@ -4,11 +4,11 @@ import io.skippr.sinks.databricks.fake.SqlTokens.Kind;
 import io.skippr.sinks.databricks.fake.SqlTokens.Token;
 import io.skippr.sinks.databricks.fake.UnityCatalog.Defaults;
 import io.skippr.sinks.databricks.fake.UnityCatalog.Table;
+import io.skippr.sinks.testing.DuckDb;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.duckdb.DuckDBConnection;
 
 /**
  * {@code COPY INTO <table> FROM '/Volumes/<catalog>/<schema>/<volume>/<path>' FILEFORMAT = PARQUET
@@ -326,22 +325,9 @@ final class CopyInto {
         return columns;
     }
 
-    /**
-     * The in-memory DuckDB that reads staged Parquet files, started once (a start costs about half
-     * a second): holds no data, and each file gets a connection of its own.
-     */
-    private static DuckDBConnection duckDb;
-
-    private static synchronized Connection duckDb() throws SQLException {
-        if (duckDb == null) {
-            duckDb = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
-        }
-        return duckDb.duplicate();
-    }
-
     /** Inserts the file's rows into the table, matching columns by name; answers the row count. */
     private long load(Path file, Table table) throws SQLException, DatabricksError {
-        try (Connection duck = duckDb();
+        try (Connection duck = DuckDb.reader();
                 Statement st = duck.createStatement()) {
             st.execute("SET TimeZone = 'UTC'");
             String source = "read_parquet(" + SqlTokens.literal(file.toString()) + ")";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.skippr.sinks.testing.IdleConnections;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -41,7 +42,7 @@ public final class FakeDatabricks implements AutoCloseable {
     private final String pgDatabase;
     private final Path volumes;
     private final String token;
-    private final BackingConnections connections;
+    private final IdleConnections connections;
     private final StatementApi statementApi;
     private final FilesApi filesApi;
 
@@ -63,8 +64,8 @@ public final class FakeDatabricks implements AutoCloseable {
         }
         // server-side prepared statements off: a connection outlives a statement's DDL, and a
         // statement prepared before an ALTER TABLE would fail with "cached plan must not change
-        // result type", which a new connection per statement never saw
-        connections = new BackingConnections(() -> pg(pgDatabase, "&prepareThreshold=0"));
+        // result type", which a new connection per statement never saw (see IdleConnections)
+        connections = new IdleConnections(() -> pg(pgDatabase, "&prepareThreshold=0"));
         statementApi = new StatementApi(WAREHOUSE_ID, catalog, connections, statements);
         filesApi = new FilesApi(catalog, connections);
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

@@ -2,6 +2,7 @@ package io.skippr.sinks.databricks.fake;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.skippr.sinks.testing.IdleConnections;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -33,9 +34,9 @@ final class FilesApi {
             DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
 
     private final UnityCatalog catalog;
-    private final StatementApi.Backing backing;
+    private final IdleConnections backing;
 
-    FilesApi(UnityCatalog catalog, StatementApi.Backing backing) {
+    FilesApi(UnityCatalog catalog, IdleConnections backing) {
         this.catalog = catalog;
         this.backing = backing;
     }
@@ -87,11 +88,11 @@ final class FilesApi {
             return Optional.empty();
         }
         Optional<Path> folder;
-        Connection pg = backing.open();
+        Connection pg = backing.take();
         try {
             folder = catalog.findVolume(pg, segments.get(1), segments.get(2), segments.get(3));
         } finally {
-            backing.release(pg, true);
+            backing.giveBack(pg, true);
         }
         if (folder.isEmpty()) {
             return Optional.empty();

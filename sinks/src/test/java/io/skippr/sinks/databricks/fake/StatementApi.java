@@ -3,8 +3,7 @@ package io.skippr.sinks.databricks.fake;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.skippr.sinks.databricks.fake.PostgresText.Parameter;
 import io.skippr.sinks.databricks.fake.UnityCatalog.Defaults;
-import java.sql.Connection;
-import java.sql.SQLException;
+import io.skippr.sinks.testing.IdleConnections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -38,22 +37,17 @@ final class StatementApi {
                     "byte_limit",
                     "query_tags");
 
-    /** The backing connections: one for each statement, given back when it ended. */
-    interface Backing {
-        Connection open() throws SQLException;
-
-        /** Gives back a connection {@link #open()} answered; closes it unless {@code reuse}. */
-        void release(Connection c, boolean reuse);
-    }
-
     private final String warehouseId;
     private final UnityCatalog catalog;
-    private final Backing backing;
+    private final IdleConnections backing;
     private final ExecutorService threads;
     private final Map<String, StatementRun> runs = new ConcurrentHashMap<>();
 
     StatementApi(
-            String warehouseId, UnityCatalog catalog, Backing backing, ExecutorService threads) {
+            String warehouseId,
+            UnityCatalog catalog,
+            IdleConnections backing,
+            ExecutorService threads) {
         this.warehouseId = warehouseId;
         this.catalog = catalog;
         this.backing = backing;

@@ -2,6 +2,7 @@ package io.skippr.sinks.databricks.fake;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.skippr.sinks.testing.IdleConnections;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
@@ -49,14 +50,14 @@ final class StatementRun {
      * backend ({@link #cancel()} reads {@link #running} after setting {@link #cancelRequested},
      * this reads them the other way round).
      */
-    void execute(StatementApi.Backing backing, Work work) {
+    void execute(IdleConnections backing, Work work) {
         Connection c = null;
         try {
             if (cancelRequested) {
                 state = "CANCELED";
                 return;
             }
-            c = backing.open();
+            c = backing.take();
             running = c;
             state = "RUNNING";
             Result r = work.run(c);
@@ -89,7 +90,7 @@ final class StatementRun {
         } finally {
             running = null;
             if (c != null) {
-                backing.release(c, !cancelRequested);
+                backing.giveBack(c, !cancelRequested);
             }
             done.complete(null);
         }
