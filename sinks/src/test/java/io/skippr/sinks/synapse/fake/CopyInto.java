@@ -6,12 +6,12 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import io.skippr.sinks.synapse.fake.Tsql.Kind;
 import io.skippr.sinks.synapse.fake.Tsql.Token;
+import io.skippr.sinks.testing.DuckDb;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -190,7 +190,7 @@ final class CopyInto {
     }
 
     private long load(Path file) throws SQLException, SynapseError {
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        try (Connection duck = DuckDb.reader();
                 Statement st = duck.createStatement()) {
             st.execute("SET TimeZone = 'UTC'");
             String source = "read_parquet('" + file.toString().replace("'", "''") + "')";

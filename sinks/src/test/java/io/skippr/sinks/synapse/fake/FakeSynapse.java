@@ -1,5 +1,6 @@
 package io.skippr.sinks.synapse.fake;
 
+import io.skippr.sinks.testing.IdleConnections;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -41,6 +42,13 @@ public final class FakeSynapse implements AutoCloseable {
     private final List<String> statements = new ArrayList<>();
     private final Thread acceptor;
 
+    /**
+     * Backing connections of ended sessions, for the next logins: the sink logs in for each
+     * connection it opens, and a new backing connection costs a PostgreSQL login. Server-side
+     * prepared statements are off on them (see {@link IdleConnections}).
+     */
+    private final IdleConnections sessionConnections;
+
     private FakeSynapse() throws IOException, SQLException {
         pgDatabase =
                 "skippr_syn_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
@@ -59,6 +67,8 @@ public final class FakeSynapse implements AutoCloseable {
                             + " NOT NULL)");
             st.execute(COLUMNS_VIEW);
         }
+        String database = pgDatabase;
+        sessionConnections = new IdleConnections(() -> pg(database, "&prepareThreshold=0"));
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         acceptor = new Thread(this::accept, "fake-synapse-accept");
         acceptor.setDaemon(true);
@@ -132,6 +142,19 @@ public final class FakeSynapse implements AutoCloseable {
         return env("SKIPPR_TEST_AZURE_ENDPOINT").replaceAll("/+$", "");
     }
 
+    /** A backing connection for a new session: an ended session's, or a new one. */
+    Connection sessionBacking() throws SQLException {
+        return sessionConnections.take();
+    }
+
+    /**
+     * An ended session's backing connection, for the next login; it is rolled back and cleared
+     * first, so the next session starts as on a new connection.
+     */
+    void release(Connection backing) {
+        sessionConnections.giveBack(backing, true);
+    }
+
     /** A new connection to the backing PostgreSQL database, to look behind the fake. */
     public Connection backing() throws SQLException {
         return pg(pgDatabase);
@@ -203,6 +226,10 @@ public final class FakeSynapse implements AutoCloseable {
     }
 
     private static Connection pg(String database) throws SQLException {
+        return pg(database, "");
+    }
+
+    private static Connection pg(String database, String options) throws SQLException {
         return DriverManager.getConnection(
                 "jdbc:postgresql://"
                         + env("SKIPPR_TEST_PG_HOST")
@@ -210,7 +237,8 @@ public final class FakeSynapse implements AutoCloseable {
                         + env("SKIPPR_TEST_PG_PORT")
                         + "/"
                         + database
-                        + "?sslmode=disable&stringtype=unspecified&options=-c%20TimeZone%3DUTC",
+                        + "?sslmode=disable&stringtype=unspecified&options=-c%20TimeZone%3DUTC"
+                        + options,
                 env("SKIPPR_TEST_PG_USER"),
                 env("SKIPPR_TEST_PG_PASSWORD"));
     }
@@ -230,6 +258,7 @@ public final class FakeSynapse implements AutoCloseable {
     @Override
     public void close() throws IOException, SQLException {
         server.close();
+        sessionConnections.close();
         try (Connection admin = pg(env("SKIPPR_TEST_PG_DATABASE"));
                 Statement st = admin.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + pgDatabase + " WITH (FORCE)");

@@ -75,11 +75,8 @@ final class TdsSession implements Runnable {
             // the client went away
         } finally {
             if (pg != null) {
-                try {
-                    pg.close();
-                } catch (SQLException ignored) {
-                    // its transaction, if any, ends with it
-                }
+                // no statement runs on it now: this thread ran them, one at a time
+                fake.release(pg);
             }
         }
     }
@@ -166,7 +163,7 @@ final class TdsSession implements Runnable {
             return false;
         }
         try {
-            pg = fake.backing();
+            pg = fake.sessionBacking();
         } catch (SQLException e) {
             reply.error(
                     new SynapseError(40613, 1, 17, "backing PostgreSQL: " + e.getMessage()),
