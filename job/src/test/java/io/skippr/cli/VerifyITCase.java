@@ -322,8 +322,9 @@ class VerifyITCase {
                                 2,
                                 "",
                                 "error: pipeline 'mixed' loads data_sinks.warehouse (Stdout);"
-                                        + " skipprd verify reads Postgres, DuckDB, ClickHouse and"
-                                        + " LocalFile (Parquet) data sinks only in this version\n"));
+                                        + " skipprd verify reads Postgres, DuckDB, ClickHouse,"
+                                        + " LocalFile (Parquet) and SkipprLake data sinks only in"
+                                        + " this version\n"));
 
         config(duckDbSink());
         assertThat(verify("--pipeline", "mixed"))

@@ -10,6 +10,9 @@ import io.skippr.job.Connectors;
 import io.skippr.job.PipelineGraph;
 import io.skippr.sinks.clickhouse.ClickHouseException;
 import io.skippr.sinks.clickhouse.ClickHouseReadBack;
+import io.skippr.sinks.iceberg.IcebergCatalogFactory;
+import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
+import io.skippr.sinks.skipprlake.SkipprLakeSinkFactory;
 import io.skippr.sinks.sql.LoadsTable;
 import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sources.postgres.PostgresSourceConfig;
@@ -17,6 +20,7 @@ import io.skippr.sources.postgres.PostgresTables;
 import io.skippr.sources.postgres.TableInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,15 +43,16 @@ import picocli.CommandLine.Option;
                     + " sink: row counts, then checksums over key ranges narrowed down to the keys"
                     + " missing, extra, duplicated or different. Reads both sides in read-only"
                     + " transactions and writes nothing.",
-            "This version compares PostgreSQL data sources with Postgres, DuckDB and ClickHouse data"
-                    + " sinks and LocalFile data sinks writing Parquet,"
+            "This version compares PostgreSQL data sources with Postgres, DuckDB, ClickHouse"
+                    + " and SkipprLake data sinks and LocalFile data sinks writing Parquet,"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
             "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
                     + " 2 configuration error."
         })
 public final class VerifyCommand implements Callable<Integer> {
-    static final List<String> SINKS = List.of("Postgres", "DuckDB", "ClickHouse", "LocalFile");
+    static final List<String> SINKS =
+            List.of("Postgres", "DuckDB", "ClickHouse", "LocalFile", SkipprLakeSinkFactory.KIND);
 
     /** The data sinks that record loads ({@link LoadsTable}). */
     static final List<String> LOADS = List.of("Postgres", "DuckDB");
@@ -131,7 +136,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres, DuckDB, ClickHouse or LocalFile)");
+                            + " data sink it loads (Postgres, DuckDB, ClickHouse, LocalFile or"
+                            + " SkipprLake)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
         if (!SINKS.contains(sinkKind)) {
@@ -142,8 +148,8 @@ public final class VerifyCommand implements Callable<Integer> {
                             + sinkSettings.entry().name()
                             + " ("
                             + sinkKind
-                            + "); skipprd verify reads Postgres, DuckDB, ClickHouse and LocalFile"
-                            + " (Parquet) data sinks only in this version");
+                            + "); skipprd verify reads Postgres, DuckDB, ClickHouse, LocalFile"
+                            + " (Parquet) and SkipprLake data sinks only in this version");
         }
         if (since != null) {
             Loads.parseId(since); // a usage error before anything is opened
@@ -185,6 +191,9 @@ public final class VerifyCommand implements Callable<Integer> {
         if (sinkKind.equals("LocalFile")) {
             return compareFiles(source, sinkSettings);
         }
+        if (sinkKind.equals(SkipprLakeSinkFactory.KIND)) {
+            return compareLake(source, sinkSettings, sinkKind, mode);
+        }
         SinkDatabase.requireFile(pipeline, sinkSettings, sinkKind);
         try (Connection src = open(() -> source.connection().connect(), "data source")) {
             readOnly(src, Canonical.Dialect.POSTGRES);
@@ -223,6 +232,45 @@ public final class VerifyCommand implements Callable<Integer> {
             readOnly(dst, Canonical.Dialect.DUCKDB);
             // file sinks only append: every row version once, the newest equal to the source
             return compare(src, source, new FileDestination(dst, root, pipeline), WriteMode.APPEND);
+        }
+    }
+
+    /**
+     * An Iceberg-family sink's tables at their current snapshots, loaded into an in-memory DuckDB.
+     * These sinks append unless the pipeline says {@code write_mode: merge}, keyed streams too.
+     */
+    private int compareLake(
+            PostgresSourceConfig source,
+            ResolvedSettings sinkSettings,
+            String sinkKind,
+            WriteMode mode)
+            throws SQLException {
+        String entry = sinkSettings.entry().name();
+        IcebergCatalogFactory catalog;
+        String namespace;
+        {
+            SkipprLakeCatalog lake = SkipprLakeCatalog.of("data_sinks", entry, sinkSettings);
+            Path embedded = Path.of(lake.warehouse()).resolve(SkipprLakeCatalog.EMBEDDED_FILE);
+            if (lake.local()
+                    && sinkSettings.string("catalog_uri").isEmpty()
+                    && !Files.exists(embedded)) {
+                // opening the catalog would create it: verify writes nothing
+                throw new UsageException(
+                        "cannot read the data sink: "
+                                + lake.describe()
+                                + " does not exist yet; run skipprd sync --pipeline "
+                                + pipeline
+                                + " --once first");
+            }
+            catalog = lake;
+            namespace = sinkSettings.string("namespace").orElse("skippr");
+        }
+        WriteMode lakeMode = mode == WriteMode.MERGE ? WriteMode.MERGE : WriteMode.APPEND;
+        try (Connection src = open(() -> source.connection().connect(), "data source");
+                Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY);
+                IcebergDestination tables = new IcebergDestination(dst, catalog, namespace)) {
+            readOnly(src, Canonical.Dialect.POSTGRES);
+            return compare(src, source, tables, lakeMode);
         }
     }
 

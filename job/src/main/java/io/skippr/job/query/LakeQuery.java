@@ -123,7 +123,8 @@ public final class LakeQuery {
         return copy.toString();
     }
 
-    private static String duckDbType(Type type) {
+    /** The DuckDB type an Iceberg column of {@code type} is read as. */
+    public static String duckDbType(Type type) {
         return switch (type.typeId()) {
             case BOOLEAN -> "BOOLEAN";
             case INTEGER -> "INTEGER";
