@@ -2,16 +2,23 @@ package io.skippr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.skippr.config.model.ResolvedSettings;
+import io.skippr.job.TestEnv;
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.athenaiceberg.AthenaIcebergCatalog;
+import io.skippr.sinks.glue.FakeGlueServer;
+import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
 import java.io.Closeable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -35,6 +42,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * {@code skipprd verify} of a SkipprLake (embedded catalog, local warehouse) loaded with {@code
@@ -44,10 +52,25 @@ import org.junit.jupiter.api.io.TempDir;
  * NULL amount, 100000 added, 60 given a second, older version): exactly those keys (exit 1), so the
  * reader applied both kinds of delete, as a merge table needs; and read as an append (the
  * pipeline's write_mode changed), 60's older version is no longer counted; with the table dropped,
- * every key is missing.
+ * every key is missing. The same for an Athena Iceberg table, appended.
  */
 class VerifyIcebergITCase {
     private static final int ROWS = 300;
+
+    private static final String EQUAL =
+            "stream source rows destination rows missing extra duplicated different\n"
+                    + "mixed 300 300 0 0 0 0\n"
+                    + "All 1 streams of pipeline mixed match.\n";
+
+    /** {@link #breakTable} read as an append: 60's other row is an older version. */
+    private static final String APPENDED_BROKEN =
+            "stream source rows destination rows missing extra duplicated different\n"
+                    + "mixed 300 302 1 1 1 2\n"
+                    + "mixed: missing keys: 10\n"
+                    + "mixed: extra keys: 100000\n"
+                    + "mixed: duplicated keys: 20\n"
+                    + "mixed: different keys: 30, 40\n"
+                    + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n";
 
     @TempDir Path dir;
 
@@ -99,13 +122,9 @@ class VerifyIcebergITCase {
 
         CliRun equal = verify();
         assertThat(equal.exitCode()).as(equal.all()).isZero();
-        assertThat(equal.out().replaceAll(" +", " "))
-                .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "mixed 300 300 0 0 0 0\n"
-                                + "All 1 streams of pipeline mixed match.\n");
+        assertThat(equal.out().replaceAll(" +", " ")).isEqualTo(EQUAL);
 
-        breakTable();
+        breakTable(catalog(), TableIdentifier.of("skippr", "mixed"));
         CliRun broken = verify();
         assertThat(broken.exitCode()).as(broken.all()).isEqualTo(1);
         assertThat(broken.out().replaceAll(" +", " "))
@@ -125,15 +144,7 @@ class VerifyIcebergITCase {
                 Files.readString(config).replace("write_mode: merge", "write_mode: append"));
         CliRun appended = verify();
         assertThat(appended.exitCode()).as(appended.all()).isEqualTo(1);
-        assertThat(appended.out().replaceAll(" +", " "))
-                .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "mixed 300 302 1 1 1 2\n"
-                                + "mixed: missing keys: 10\n"
-                                + "mixed: extra keys: 100000\n"
-                                + "mixed: duplicated keys: 20\n"
-                                + "mixed: different keys: 30, 40\n"
-                                + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
+        assertThat(appended.out().replaceAll(" +", " ")).isEqualTo(APPENDED_BROKEN);
 
         Catalog catalog = catalog();
         try {
@@ -159,11 +170,64 @@ class VerifyIcebergITCase {
                 .open();
     }
 
-    /** One row delta: see the class comment. */
-    private void breakTable() throws Exception {
-        Catalog catalog = catalog();
+    /**
+     * An Athena Iceberg table (Glue catalog: a fake Glue server; warehouse on the test S3Proxy),
+     * appended by a sync --once: the same reader, through Iceberg's GlueCatalog and S3FileIO.
+     */
+    @Test
+    void anAthenaIcebergTableIsReadThroughGlue() throws Exception {
+        String bucket = "skippr-verify-" + UUID.randomUUID().toString().substring(0, 8);
+        try (S3Client s3 =
+                S3Connection.of(
+                                TestEnv.require("SKIPPR_TEST_S3_REGION", "S3Proxy"),
+                                TestEnv.require("SKIPPR_TEST_S3_ENDPOINT", "S3Proxy"),
+                                true)
+                        .withKeys(
+                                TestEnv.require("SKIPPR_TEST_S3_ACCESS_KEY", "S3Proxy"),
+                                TestEnv.require("SKIPPR_TEST_S3_SECRET_KEY", "S3Proxy"))
+                        .open()) {
+            s3.createBucket(b -> b.bucket(bucket));
+        }
+        try (FakeGlueServer glue = FakeGlueServer.start()) {
+            Map<String, Object> settings = new LinkedHashMap<>();
+            settings.put("s3_bucket", bucket);
+            settings.put("s3_prefix", "lake");
+            settings.put("athena_workgroup_name", "primary");
+            settings.put("athena_results_s3_bucket", "athena-results");
+            settings.put("glue_database_name", "Verify");
+            settings.put("glue_endpoint", glue.endpoint());
+            settings.put("s3_endpoint", TestEnv.require("SKIPPR_TEST_S3_ENDPOINT", "S3Proxy"));
+            settings.put("region", TestEnv.require("SKIPPR_TEST_S3_REGION", "S3Proxy"));
+            StringBuilder yaml =
+                    new StringBuilder(
+                            "pipelines:\n  mixed:\n    data_source: data_sources.app_db\n"
+                                    + "    data_sink: data_sinks.athena\n"
+                                    + "data_sources:\n  app_db:\n"
+                                    + pg.sourceYaml("mixed", null)
+                                    + "data_sinks:\n  athena:\n    AthenaIceberg:\n");
+            settings.forEach(
+                    (k, v) -> yaml.append("      ").append(k).append(": ").append(v).append('\n'));
+            Files.writeString(dir.resolve("skippr.yml"), yaml.toString());
+
+            CliRun sync = VerifyCli.syncOnce(dir, "mixed");
+            assertThat(sync.exitCode()).as(sync.all()).isZero();
+            CliRun equal = verify();
+            assertThat(equal.exitCode()).as(equal.all()).isZero();
+            assertThat(equal.out().replaceAll(" +", " ")).isEqualTo(EQUAL);
+
+            breakTable(
+                    AthenaIcebergCatalog.of("test", new ResolvedSettings(null, settings)).open(),
+                    TableIdentifier.of("verify", "mixed"));
+            CliRun broken = verify();
+            assertThat(broken.exitCode()).as(broken.all()).isEqualTo(1);
+            assertThat(broken.out().replaceAll(" +", " ")).isEqualTo(APPENDED_BROKEN);
+        }
+    }
+
+    /** One row delta (see the class comment) into table {@code name}; closes the catalog. */
+    private static void breakTable(Catalog catalog, TableIdentifier name) throws Exception {
         try {
-            Table table = catalog.loadTable(TableIdentifier.of("skippr", "mixed"));
+            Table table = catalog.loadTable(name);
             Schema schema = table.schema();
             Schema withPosition =
                     TypeUtil.join(

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -18,8 +17,7 @@ import java.util.stream.Collectors;
  * of a run that did not complete, or still staged, are never read). The log is read once, so the
  * files compared are those committed when verify started.
  */
-final class FileDestination implements Destination {
-    private final Connection duckDb;
+final class FileDestination extends EmbeddedDuckDbDestination {
     private final Path root;
     private final List<String> committed;
 
@@ -28,24 +26,9 @@ final class FileDestination implements Destination {
      * @param root the sink's folder
      */
     FileDestination(Connection duckDb, Path root, String pipeline) {
-        this.duckDb = duckDb;
+        super(duckDb);
         this.root = root;
         this.committed = new CommitLog(new LocalFileStore(root), pipeline).committedKeys();
-    }
-
-    @Override
-    public Canonical.Dialect dialect() {
-        return Canonical.Dialect.DUCKDB;
-    }
-
-    @Override
-    public Reader reader() {
-        return Reader.jdbc(duckDb);
-    }
-
-    @Override
-    public Canonical.Form form() {
-        return new Canonical.Form(true, false); // JSON columns hold the text written
     }
 
     /** The stream's folder, as messages name it. */
@@ -79,21 +62,7 @@ final class FileDestination implements Destination {
                             + files.stream().collect(Collectors.joining(", "))
                             + "], union_by_name = true)");
         }
-        Map<String, String> columns = new LinkedHashMap<>();
-        for (String[] row : reader().query("DESCRIBE " + quote(stream), List.of())) {
-            columns.put(row[0], row[1]);
-        }
-        return columns;
-    }
-
-    @Override
-    public String column(String sourceColumn) {
-        return sourceColumn; // Parquet fields keep the source's column names
-    }
-
-    @Override
-    public String quote(String column) {
-        return "\"" + column.replace("\"", "\"\"") + "\"";
+        return describe(stream);
     }
 
     private static String folder(String stream) {

@@ -22,7 +22,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,15 +40,14 @@ import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
- * An Iceberg-family data sink's tables (SkipprLake), each read at its current snapshot by Iceberg's
- * own generic reader, which applies the snapshot's equality and position deletes (a merge's), and
- * streamed through DuckDB's appender into a table of an embedded in-memory DuckDB typed from the
- * Iceberg schema; verify then compares it as a DuckDB destination. Rows are never held in the Java
- * heap: DuckDB holds them, and beyond its memory limit spills them to a temporary folder removed at
- * {@link #close}.
+ * An Iceberg-family data sink's tables (SkipprLake, Athena Iceberg), each read at its current
+ * snapshot by Iceberg's own generic reader, which applies the snapshot's equality and position
+ * deletes (a merge's), and streamed through DuckDB's appender into a table of an embedded in-memory
+ * DuckDB typed from the Iceberg schema; verify then compares it as a DuckDB destination. Rows are
+ * never held in the Java heap: DuckDB holds them, and beyond its memory limit spills them to a
+ * temporary folder removed at {@link #close}.
  */
-final class IcebergDestination implements Destination, AutoCloseable {
-    private final Connection duckDb;
+final class IcebergDestination extends EmbeddedDuckDbDestination implements AutoCloseable {
     private final Catalog catalog;
     private final Namespace namespace;
     private final Path spill;
@@ -60,8 +58,9 @@ final class IcebergDestination implements Destination, AutoCloseable {
      */
     IcebergDestination(Connection duckDb, IcebergCatalogFactory factory, String namespace)
             throws SQLException {
-        this.duckDb = duckDb;
+        super(duckDb);
         this.namespace = Namespace.of(namespace);
+        this.catalog = factory.open();
         try {
             this.spill = Files.createTempDirectory("skippr-verify-lake-");
         } catch (IOException e) {
@@ -72,22 +71,6 @@ final class IcebergDestination implements Destination, AutoCloseable {
             // keys print alike on both sides: a timestamptz bound cut on one is read on the other
             s.execute("SET TIME ZONE 'UTC'");
         }
-        this.catalog = factory.open();
-    }
-
-    @Override
-    public Canonical.Dialect dialect() {
-        return Canonical.Dialect.DUCKDB;
-    }
-
-    @Override
-    public Reader reader() {
-        return Reader.jdbc(duckDb);
-    }
-
-    @Override
-    public Canonical.Form form() {
-        return new Canonical.Form(true, false); // JSON columns hold the text written
     }
 
     /** The Iceberg table, as {@code namespace.table}. */
@@ -116,11 +99,7 @@ final class IcebergDestination implements Destination, AutoCloseable {
             load(catalog.loadTable(id), name);
             loaded.add(name);
         }
-        Map<String, String> columns = new LinkedHashMap<>();
-        for (String[] row : reader().query("DESCRIBE " + quote(name), List.of())) {
-            columns.put(row[0], row[1]);
-        }
-        return columns;
+        return describe(name);
     }
 
     /** Creates {@code name} in DuckDB with the table's columns and appends its current rows. */
@@ -190,16 +169,6 @@ final class IcebergDestination implements Destination, AutoCloseable {
     private static long micros(Instant t) {
         return Math.addExact(
                 Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
-    }
-
-    @Override
-    public String column(String sourceColumn) {
-        return sourceColumn; // Iceberg columns keep the source's names
-    }
-
-    @Override
-    public String quote(String column) {
-        return "\"" + column.replace("\"", "\"\"") + "\"";
     }
 
     private TableIdentifier identifier(String stream) {

@@ -8,6 +8,8 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.job.Connectors;
 import io.skippr.job.PipelineGraph;
+import io.skippr.sinks.athenaiceberg.AthenaIcebergCatalog;
+import io.skippr.sinks.athenaiceberg.AthenaIcebergSinkFactory;
 import io.skippr.sinks.clickhouse.ClickHouseException;
 import io.skippr.sinks.clickhouse.ClickHouseReadBack;
 import io.skippr.sinks.iceberg.IcebergCatalogFactory;
@@ -43,8 +45,9 @@ import picocli.CommandLine.Option;
                     + " sink: row counts, then checksums over key ranges narrowed down to the keys"
                     + " missing, extra, duplicated or different. Reads both sides in read-only"
                     + " transactions and writes nothing.",
-            "This version compares PostgreSQL data sources with Postgres, DuckDB, ClickHouse"
-                    + " and SkipprLake data sinks and LocalFile data sinks writing Parquet,"
+            "This version compares PostgreSQL data sources with Postgres, DuckDB, ClickHouse,"
+                    + " SkipprLake and AthenaIceberg data sinks and LocalFile data sinks writing"
+                    + " Parquet,"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
             "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
@@ -52,7 +55,13 @@ import picocli.CommandLine.Option;
         })
 public final class VerifyCommand implements Callable<Integer> {
     static final List<String> SINKS =
-            List.of("Postgres", "DuckDB", "ClickHouse", "LocalFile", SkipprLakeSinkFactory.KIND);
+            List.of(
+                    "Postgres",
+                    "DuckDB",
+                    "ClickHouse",
+                    "LocalFile",
+                    SkipprLakeSinkFactory.KIND,
+                    AthenaIcebergSinkFactory.KIND);
 
     /** The data sinks that record loads ({@link LoadsTable}). */
     static final List<String> LOADS = List.of("Postgres", "DuckDB");
@@ -136,8 +145,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres, DuckDB, ClickHouse, LocalFile or"
-                            + " SkipprLake)");
+                            + " data sink it loads (Postgres, DuckDB, ClickHouse, LocalFile,"
+                            + " SkipprLake or AthenaIceberg)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
         if (!SINKS.contains(sinkKind)) {
@@ -149,7 +158,8 @@ public final class VerifyCommand implements Callable<Integer> {
                             + " ("
                             + sinkKind
                             + "); skipprd verify reads Postgres, DuckDB, ClickHouse, LocalFile"
-                            + " (Parquet) and SkipprLake data sinks only in this version");
+                            + " (Parquet), SkipprLake and AthenaIceberg data sinks only in this"
+                            + " version");
         }
         if (since != null) {
             Loads.parseId(since); // a usage error before anything is opened
@@ -191,7 +201,8 @@ public final class VerifyCommand implements Callable<Integer> {
         if (sinkKind.equals("LocalFile")) {
             return compareFiles(source, sinkSettings);
         }
-        if (sinkKind.equals(SkipprLakeSinkFactory.KIND)) {
+        if (sinkKind.equals(SkipprLakeSinkFactory.KIND)
+                || sinkKind.equals(AthenaIcebergSinkFactory.KIND)) {
             return compareLake(source, sinkSettings, sinkKind, mode);
         }
         SinkDatabase.requireFile(pipeline, sinkSettings, sinkKind);
@@ -248,7 +259,10 @@ public final class VerifyCommand implements Callable<Integer> {
         String entry = sinkSettings.entry().name();
         IcebergCatalogFactory catalog;
         String namespace;
-        {
+        if (sinkKind.equals(AthenaIcebergSinkFactory.KIND)) {
+            catalog = AthenaIcebergCatalog.of("data_sinks." + entry + "." + sinkKind, sinkSettings);
+            namespace = AthenaIcebergSinkFactory.namespace(sinkSettings);
+        } else {
             SkipprLakeCatalog lake = SkipprLakeCatalog.of("data_sinks", entry, sinkSettings);
             Path embedded = Path.of(lake.warehouse()).resolve(SkipprLakeCatalog.EMBEDDED_FILE);
             if (lake.local()

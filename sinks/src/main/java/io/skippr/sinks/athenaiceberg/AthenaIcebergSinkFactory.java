@@ -1,5 +1,6 @@
 package io.skippr.sinks.athenaiceberg;
 
+import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
@@ -43,9 +44,7 @@ public final class AthenaIcebergSinkFactory implements SinkFactory, KeepsDeadlet
         String at = "data_sinks." + context.entry() + "." + KIND;
         return new IcebergSinkSettings(
                 AthenaIcebergCatalog.of(at, context.settings()),
-                context.settings()
-                        .requireString("glue_database_name")
-                        .toLowerCase(java.util.Locale.ROOT),
+                namespace(context.settings()),
                 context.pipeline(),
                 context.entry(),
                 0,
@@ -53,6 +52,11 @@ public final class AthenaIcebergSinkFactory implements SinkFactory, KeepsDeadlet
                 TARGET_FILE_BYTES,
                 false,
                 context.deadletterRun());
+    }
+
+    /** The Iceberg namespace of the tables: the Glue database, lower-cased as Glue keeps it. */
+    public static String namespace(ResolvedSettings settings) {
+        return settings.requireString("glue_database_name").toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override
