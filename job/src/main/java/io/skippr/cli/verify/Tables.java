@@ -21,12 +21,21 @@ import java.util.function.Consumer;
 final class Tables {
     private static final String SOURCE_QUOTE = "\"";
 
+    /** The column a pipeline with {@code soft_deletes} marks deleted keys' rows with. */
+    static final String SOFT_DELETED = "_skippr_deleted";
+
     private final Connection source;
     private final Destination destination;
+    private final boolean softDeletes;
 
-    Tables(Connection source, Destination destination) {
+    /**
+     * @param softDeletes the pipeline's {@code soft_deletes}: the destination's rows marked {@link
+     *     #SOFT_DELETED} stand for keys the source deleted, and are left out of the comparison
+     */
+    Tables(Connection source, Destination destination, boolean softDeletes) {
         this.source = source;
         this.destination = destination;
+        this.softDeletes = softDeletes;
     }
 
     /**
@@ -139,6 +148,15 @@ final class Tables {
     private String destinationTable(
             TableInfo table, Map<String, String> columns, CursorRange range) {
         String read = destination.readTable(table.stream());
+        String mark = destination.column(SOFT_DELETED);
+        if (softDeletes && columns.containsKey(mark)) {
+            read =
+                    "(SELECT * FROM "
+                            + read
+                            + " WHERE NOT COALESCE("
+                            + destination.quote(mark)
+                            + ", FALSE)) AS \"_skippr_live\"";
+        }
         if (range == null) {
             return read;
         }

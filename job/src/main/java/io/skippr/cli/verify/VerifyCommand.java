@@ -69,6 +69,9 @@ public final class VerifyCommand implements Callable<Integer> {
     /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
     private static final String LOCKED = " is locked by another process";
 
+    /** The pipeline's {@code soft_deletes}: rows marked deleted are not the source's rows. */
+    private boolean softDeletes;
+
     private static final String DUCKDB_IN_MEMORY = "jdbc:duckdb:";
 
     private static final String SINK_ADVICE = ": DuckDB lets one process at a time";
@@ -184,6 +187,7 @@ public final class VerifyCommand implements Callable<Integer> {
         PipelineGraph.serverWarnings(Connectors.source(sourceKind), sourceContext)
                 .forEach(warning -> err.println("warning: " + warning));
         WriteMode mode = WriteMode.of(run.definition().writeMode());
+        softDeletes = run.definition().softDeletes();
         if (sinkKind.equals("ClickHouse")) {
             ClickHouseReadBack database = ClickHouseReadBack.of(sinkSettings);
             try (Connection src = open(() -> source.connection().connect(), "data source")) {
@@ -303,7 +307,7 @@ public final class VerifyCommand implements Callable<Integer> {
             SinceCheck loads)
             throws SQLException {
         List<TableInfo> chosen = choose(PostgresTables.discover(src, source));
-        Tables pairs = new Tables(src, destination);
+        Tables pairs = new Tables(src, destination, softDeletes);
         List<StreamReport> reports = new ArrayList<>();
         for (TableInfo table : chosen) {
             Consumer<String> progress = line -> err.println("verify: " + line);
