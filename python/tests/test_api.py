@@ -129,7 +129,8 @@ class ApiTest(unittest.TestCase):
         self.assertEqual(
             str(raised.exception),
             self.path
-            + ": soft_deletes marks the rows change data capture deletes, and"
+            + ": pipelines.mirror.soft_deletes: soft_deletes marks the rows change data"
+            " capture deletes, and"
             " data_sources.app_db does not read changes: set replication_method: cdc on it (a"
             " Postgres source), or remove soft_deletes",
         )

@@ -25,7 +25,10 @@ import org.yaml.snakeyaml.error.YAMLException;
  *   <li>{@code {op: get, section, name}}: requires that the entry exists.
  * </ul>
  *
- * A mistake stops at the edit that makes it, with the loader's own message; nothing is saved.
+ * A mistake stops at the edit that makes it, with the loader's own message, and a file the edits
+ * leave the loader refusing (a pipeline's settings that its entries do not allow, such as {@code
+ * soft_deletes} with a source that reads no changes) fails with the loader's messages; either way
+ * nothing is saved.
  */
 public final class ConfigEdits {
     private ConfigEdits() {}
@@ -58,6 +61,8 @@ public final class ConfigEdits {
                 throw ConfigException.of(config.path().toString(), ex.getMessage());
             }
         }
+        // what no single edit shows: a pipeline's settings against the entries it names
+        config.model();
     }
 
     private static void applyOne(Config config, Map<?, ?> edit) {

@@ -1,6 +1,7 @@
 package io.skippr.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.skippr.config.connectors.DataSinkDuckDB;
 import io.skippr.config.connectors.DataSinkPostgres;
@@ -249,6 +250,25 @@ class RoundTripTest {
                         + " {\"section\": \"data_sources\", \"name\": \"app_db\"},"
                         + " \"soft_deletes\": true}]}");
         assertThat(cfg.model().pipeline("orders").orElseThrow().softDeletes()).isTrue();
+    }
+
+    @Test
+    void editsThatLeaveAPipelineTheLoaderRefusesFail() throws IOException {
+        Config cfg = write(HAND_WRITTEN); // app_db reads no changes
+        assertThatThrownBy(
+                        () ->
+                                ConfigEdits.apply(
+                                        cfg,
+                                        "{\"edits\": [{\"op\": \"pipeline\", \"name\":"
+                                                + " \"mirror\", \"data_source\": {\"section\":"
+                                                + " \"data_sources\", \"name\": \"app_db\"},"
+                                                + " \"soft_deletes\": true}]}"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(
+                        "pipelines.mirror.soft_deletes: soft_deletes marks the rows change data"
+                                + " capture deletes, and data_sources.app_db does not read"
+                                + " changes: set replication_method: cdc on it (a Postgres"
+                                + " source), or remove soft_deletes");
     }
 
     @Test
