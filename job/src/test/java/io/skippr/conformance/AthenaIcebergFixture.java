@@ -94,6 +94,11 @@ final class AthenaIcebergFixture implements SinkFixture {
                 TableIdentifier.of(DATABASE, table(stream)));
     }
 
+    @Override
+    public boolean mergesByDefault() {
+        return false; // docs/connectors: append unless write_mode says merge
+    }
+
     /** Merge upserts with equality deletes on the key (MergeRows); replace is refused. */
     @Override
     public Set<String> writeModes() {

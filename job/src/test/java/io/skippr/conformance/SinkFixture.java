@@ -118,6 +118,14 @@ public interface SinkFixture {
     }
 
     /**
+     * Whether the default write mode merges a keyed stream (the SQL destinations); a lake table
+     * merges only when write_mode says so.
+     */
+    default boolean mergesByDefault() {
+        return writeModes().contains("merge");
+    }
+
+    /**
      * Whether the destination stores timestamps beyond the 64-bit microsecond range (PostgreSQL
      * allows up to year 294276); if not, such rows must become load-stage deadletters.
      */

@@ -137,6 +137,11 @@ final class SkipprLakeFixture implements SinkFixture {
         return IcebergRows.read(catalog(dir), TableIdentifier.of(namespace, table(stream)));
     }
 
+    @Override
+    public boolean mergesByDefault() {
+        return false; // docs/connectors: append unless write_mode says merge
+    }
+
     /** Merge upserts with equality deletes on the key (MergeRows); replace is refused. */
     @Override
     public Set<String> writeModes() {

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,6 +18,11 @@ import java.util.TreeMap;
 /** The kit's source: tables in a schema of their own on the real PostgreSQL. */
 final class SourceTable implements AutoCloseable {
     private final TestPostgres pg = new TestPostgres("skippr_kit_");
+
+    /** The replication slot and publication of {@link #cdcYaml}, named after the schema. */
+    private final String slot = pg.schema.toLowerCase(Locale.ROOT);
+
+    private boolean replicates;
 
     SourceTable() throws SQLException {}
 
@@ -30,6 +36,20 @@ final class SourceTable implements AutoCloseable {
 
     String yaml(String table, String cursor) {
         return pg.sourceYaml(table, cursor);
+    }
+
+    /**
+     * A data source entry reading {@code tables} by change data capture, through a slot and
+     * publication of this source's own, which {@link #close} drops.
+     */
+    String cdcYaml(List<String> tables) {
+        replicates = true;
+        return pg.sourceYaml(tables, null)
+                + "      replication_method: cdc\n      slot_name: "
+                + slot
+                + "\n      publication: "
+                + slot
+                + "\n";
     }
 
     /** Rows {@code from..to-1} of an orders table: amount is id * 1.25. */
@@ -251,7 +271,38 @@ final class SourceTable implements AutoCloseable {
     }
 
     @Override
-    public void close() throws SQLException {
-        pg.close();
+    public void close() throws Exception {
+        try {
+            if (replicates) {
+                dropSlot();
+            }
+        } finally {
+            pg.close();
+        }
+    }
+
+    /** Drops the slot once no walsender holds it (a finished run's lets go of it at once). */
+    private void dropSlot() throws Exception {
+        try (Connection c = pg.connect();
+                Statement st = c.createStatement()) {
+            KitPipeline.await(
+                    () -> {
+                        try (ResultSet rs =
+                                st.executeQuery(
+                                        "SELECT count(*) FROM pg_replication_slots WHERE"
+                                                + " slot_name = '"
+                                                + slot
+                                                + "' AND active")) {
+                            rs.next();
+                            return rs.getLong(1) == 0;
+                        }
+                    });
+            st.execute(
+                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE"
+                            + " slot_name = '"
+                            + slot
+                            + "'");
+            st.execute("DROP PUBLICATION IF EXISTS " + quote(slot));
+        }
     }
 }
