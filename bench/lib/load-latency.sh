@@ -41,14 +41,21 @@ latency_wait() {  # latency_wait SECONDS QUERY: until QUERY prints t, or fails a
   done
 }
 
-latency_figures() {
-  local conf_dir=$root/flink-conf file seed=1000 rate=${LATENCY_RATE:-5000} seconds=${LATENCY_SECONDS:-60}
+latency_conf_dir() {  # the Flink config folder of a continuous run: the project's, or a copy of
+  # it with CHECKPOINT_INTERVAL as execution.checkpointing.interval when that is set
+  local conf_dir=$root/flink-conf
   if [[ -n ${CHECKPOINT_INTERVAL:-} ]]; then
     conf_dir=$work/flink-conf
     rm -rf "$conf_dir"; cp -r "$root/flink-conf" "$conf_dir"
     sed -i "s/^execution.checkpointing.interval:.*/execution.checkpointing.interval: $CHECKPOINT_INTERVAL/" \
       "$conf_dir/config.yaml"
   fi
+  echo "$conf_dir"
+}
+
+latency_figures() {
+  local conf_dir file seed=1000 rate=${LATENCY_RATE:-5000} seconds=${LATENCY_SECONDS:-60}
+  conf_dir=$(latency_conf_dir)
   sql -c "SET client_min_messages = warning; DROP SCHEMA IF EXISTS \"bench_lat\" CASCADE;
     DROP SCHEMA IF EXISTS \"bench_dst\" CASCADE; CREATE SCHEMA \"bench_lat\";
     CREATE TABLE \"bench_lat\".\"feed\" (\"id\" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
