@@ -10,6 +10,8 @@ import io.skippr.sinks.glue.FakeGlueServer;
 import io.skippr.sinks.s3.S3Connection;
 import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
 import java.io.Closeable;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -89,6 +91,44 @@ class VerifyIcebergITCase {
 
     private CliRun verify() {
         return VerifyCli.verify(dir, "mixed");
+    }
+
+    /** A catalog nobody answers at: exit 2, naming the sink and the cause, not a stack trace. */
+    @Test
+    void aCatalogThatCannotBeReachedIsAConfigurationError() throws Exception {
+        int port;
+        try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = closed.getLocalPort();
+        }
+        String catalog = "jdbc:postgresql://127.0.0.1:" + port + "/nowhere";
+        String lake =
+                "    SkipprLake:\n      warehouse: '"
+                        + dir.resolve("lake")
+                        + "'\n      catalog_uri: '"
+                        + catalog
+                        + "'\n";
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                "pipelines:\n  mixed:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.lake\n"
+                        + "data_sources:\n  app_db:\n"
+                        + pg.sourceYaml("mixed", null)
+                        + "data_sinks:\n  lake:\n    schema_sink: schema_sinks.lake\n"
+                        + lake
+                        + "schema_sinks:\n  lake:\n"
+                        + lake);
+
+        CliRun unreachable = verify();
+        assertThat(unreachable.exitCode()).as(unreachable.all()).isEqualTo(2);
+        assertThat(unreachable.err())
+                .startsWith(
+                        "error: cannot read the data sink: the SkipprLake warehouse "
+                                + dir.resolve("lake")
+                                + " (catalog "
+                                + catalog
+                                + ") cannot be reached: PSQLException: Connection to 127.0.0.1:"
+                                + port
+                                + " refused");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.skippr.cli.verify;
 
+import io.skippr.cli.UsageException;
 import io.skippr.job.query.LakeQuery;
 import io.skippr.sinks.iceberg.IcebergCatalogFactory;
 import io.skippr.sinks.iceberg.IcebergTables;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -48,6 +50,7 @@ import org.duckdb.DuckDBConnection;
  * temporary folder removed at {@link #close}.
  */
 final class IcebergDestination extends EmbeddedDuckDbDestination implements AutoCloseable {
+    private final IcebergCatalogFactory factory;
     private final Catalog catalog;
     private final Namespace namespace;
     private final Path spill;
@@ -59,8 +62,9 @@ final class IcebergDestination extends EmbeddedDuckDbDestination implements Auto
     IcebergDestination(Connection duckDb, IcebergCatalogFactory factory, String namespace)
             throws SQLException {
         super(duckDb);
+        this.factory = factory;
         this.namespace = Namespace.of(namespace);
-        this.catalog = factory.open();
+        this.catalog = reach(factory, factory::open);
         try {
             this.spill = Files.createTempDirectory("skippr-verify-lake-");
         } catch (IOException e) {
@@ -93,7 +97,7 @@ final class IcebergDestination extends EmbeddedDuckDbDestination implements Auto
         TableIdentifier id = identifier(stream);
         String name = IcebergTables.name(stream);
         if (!loaded.contains(name)) {
-            if (!catalog.tableExists(id)) {
+            if (!reach(factory, () -> catalog.tableExists(id))) {
                 return null;
             }
             load(catalog.loadTable(id), name);
@@ -169,6 +173,30 @@ final class IcebergDestination extends EmbeddedDuckDbDestination implements Auto
     private static long micros(Instant t) {
         return Math.addExact(
                 Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
+    }
+
+    /**
+     * {@code call} to the catalog; a catalog that cannot be reached is a configuration error (exit
+     * 2) naming it and the cause's own words (never the client's message, which may spell out a
+     * connection URL with its credentials).
+     */
+    private static <T> T reach(IcebergCatalogFactory factory, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            // the database's own words where there are some, else the root cause's
+            Throwable cause = e;
+            while (cause.getCause() != null && !(cause instanceof SQLException)) {
+                cause = cause.getCause();
+            }
+            throw new UsageException(
+                    "cannot read the data sink: "
+                            + factory.describe()
+                            + " cannot be reached: "
+                            + cause.getClass().getSimpleName()
+                            + ": "
+                            + cause.getMessage());
+        }
     }
 
     private TableIdentifier identifier(String stream) {
