@@ -43,39 +43,41 @@ final class CdcKitCase {
     void run() throws Exception {
         SourceTable source = kit.source;
         source.exec(
-                "CREATE TABLE " + ITEMS + " (id bigint PRIMARY KEY, name text, qty int, big text)",
-                "ALTER TABLE " + ITEMS + " REPLICA IDENTITY FULL",
+                "CREATE TABLE "
+                        + q(ITEMS)
+                        + " (id bigint PRIMARY KEY, name text, qty int, big text)",
+                "ALTER TABLE " + q(ITEMS) + " REPLICA IDENTITY FULL",
                 // 3,840 characters, stored out of line (TOASTed) uncompressed, and no longer than
                 // every destination's strings take (Synapse: 4,000)
-                "ALTER TABLE " + ITEMS + " ALTER COLUMN big SET STORAGE EXTERNAL",
+                "ALTER TABLE " + q(ITEMS) + " ALTER COLUMN big SET STORAGE EXTERNAL",
                 "INSERT INTO "
-                        + ITEMS
+                        + q(ITEMS)
                         + " SELECT i, 'item ' || i, i, (SELECT string_agg(md5(i || '/' || g), '')"
                         + " FROM generate_series(1, 120) g) FROM generate_series(1, 100) i",
-                "CREATE TABLE " + LOG + " (id bigint, line text)",
-                "ALTER TABLE " + LOG + " REPLICA IDENTITY FULL",
-                "INSERT INTO " + LOG + " SELECT i, 'line ' || i FROM generate_series(1, 10) i",
-                "CREATE TABLE " + MORE + " (id bigint PRIMARY KEY, name text)",
-                "INSERT INTO " + MORE + " SELECT i, 'more ' || i FROM generate_series(1, 20) i");
+                "CREATE TABLE " + q(LOG) + " (id bigint, line text)",
+                "ALTER TABLE " + q(LOG) + " REPLICA IDENTITY FULL",
+                "INSERT INTO " + q(LOG) + " SELECT i, 'line ' || i FROM generate_series(1, 10) i",
+                "CREATE TABLE " + q(MORE) + " (id bigint PRIMARY KEY, name text)",
+                "INSERT INTO " + q(MORE) + " SELECT i, 'more ' || i FROM generate_series(1, 20) i");
         record(ITEMS, "snapshot", 1, 100);
         record(LOG, "snapshot", 1, 10);
         kit.pipeline.once(run(List.of(ITEMS, LOG)));
 
         source.exec(
                 "INSERT INTO "
-                        + ITEMS
+                        + q(ITEMS)
                         + " SELECT i, 'item ' || i, i, 'small' FROM generate_series(101, 120) i",
-                "UPDATE " + ITEMS + " SET qty = qty + 1000 WHERE id <= 30", // big unchanged
-                "UPDATE " + ITEMS + " SET big = 'rewritten ' || id WHERE id BETWEEN 31 AND 35",
-                "DELETE FROM " + ITEMS + " WHERE id BETWEEN 41 AND 50",
-                "ALTER TABLE " + ITEMS + " ADD COLUMN note text",
-                "UPDATE " + ITEMS + " SET note = 'note ' || id WHERE id BETWEEN 60 AND 70",
+                "UPDATE " + q(ITEMS) + " SET qty = qty + 1000 WHERE id <= 30", // big unchanged
+                "UPDATE " + q(ITEMS) + " SET big = 'rewritten ' || id WHERE id BETWEEN 31 AND 35",
+                "DELETE FROM " + q(ITEMS) + " WHERE id BETWEEN 41 AND 50",
+                "ALTER TABLE " + q(ITEMS) + " ADD COLUMN note text",
+                "UPDATE " + q(ITEMS) + " SET note = 'note ' || id WHERE id BETWEEN 60 AND 70",
                 "INSERT INTO "
-                        + ITEMS
+                        + q(ITEMS)
                         + " SELECT i, 'item ' || i, i, 'small', 'new ' || i FROM"
                         + " generate_series(121, 125) i",
-                "INSERT INTO " + LOG + " SELECT i, 'line ' || i FROM generate_series(11, 15) i",
-                "DELETE FROM " + LOG + " WHERE id IN (3, 4)");
+                "INSERT INTO " + q(LOG) + " SELECT i, 'line ' || i FROM generate_series(11, 15) i",
+                "DELETE FROM " + q(LOG) + " WHERE id IN (3, 4)");
         record(ITEMS, "insert", 101, 120);
         record(ITEMS, "update", 1, 35);
         record(ITEMS, "delete", 41, 50);
@@ -88,10 +90,10 @@ final class CdcKitCase {
         kit.pipeline.once(run(all)); // cdc_more is new: snapshotted, then streamed
 
         source.exec(
-                "UPDATE " + MORE + " SET name = 'changed ' || id WHERE id <= 5",
-                "DELETE FROM " + MORE + " WHERE id = 6",
-                "INSERT INTO " + MORE + " VALUES (21, 'more 21')",
-                "UPDATE " + ITEMS + " SET name = NULL WHERE id = 1");
+                "UPDATE " + q(MORE) + " SET name = 'changed ' || id WHERE id <= 5",
+                "DELETE FROM " + q(MORE) + " WHERE id = 6",
+                "INSERT INTO " + q(MORE) + " VALUES (21, 'more 21')",
+                "UPDATE " + q(ITEMS) + " SET name = NULL WHERE id = 1");
         record(MORE, "update", 1, 5);
         record(MORE, "delete", 6, 6);
         record(MORE, "insert", 21, 21);
@@ -114,6 +116,11 @@ final class CdcKitCase {
             }
         }
         assertChangesOnce(LOG); // no key: appended in every destination
+    }
+
+    /** A table name quoted for the kit's SQL. */
+    private static String q(String table) {
+        return "\"" + table + "\"";
     }
 
     private KitPipeline.Run run(List<String> tables) {
