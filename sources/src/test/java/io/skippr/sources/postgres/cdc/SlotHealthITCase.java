@@ -45,6 +45,9 @@ class SlotHealthITCase {
             assertThat(SlotHealth.read(c, schema)).isEmpty();
             Slots.ensurePublication(c, schema, List.of(new Slots.TableName(schema, "t")));
             Slots.createSlot(config, schema, Duration.ofSeconds(60)).close();
+            // the test server runs with synchronous_commit off: without this, the WAL write
+            // position (what pg_current_wal_lsn reports) may not yet include the insert
+            PgTestDatabase.execIn(c, "SET synchronous_commit = on");
             long before = written(c);
             PgTestDatabase.execIn(
                     c,
