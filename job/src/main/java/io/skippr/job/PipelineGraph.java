@@ -309,8 +309,12 @@ public final class PipelineGraph {
             sinks.add(deadletterSink);
         }
         sink.addTo(counted, uid(name, sinkRole), deadlettersCommitted);
+        Runnable release = request.once() ? () -> release(sourceFactory, sourceContext) : () -> {};
         return new Built(
-                () -> sinks.forEach(SkipprSink::afterRun),
+                () -> {
+                    sinks.forEach(SkipprSink::afterRun);
+                    release.run();
+                },
                 request.once() || !appends ? () -> 0 : sink::rowsAfterPositions,
                 java.util.List.copyOf(warnings));
     }
@@ -332,6 +336,24 @@ public final class PipelineGraph {
             LoggerFactory.getLogger(PipelineGraph.class)
                     .warn("Could not read {}: {}", state.get().describe(), e.getMessage());
             return java.util.List.of();
+        }
+    }
+
+    /**
+     * After a bounded run: the source lets its server forget what the sink's commits no longer need
+     * (a replication slot's WAL). A failure is logged: the next run's stream confirms the same.
+     */
+    private static void release(SourceFactory factory, SourceContext context) {
+        try {
+            var state = factory.serverState(context);
+            if (state.isPresent()) {
+                state.get().release();
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            LoggerFactory.getLogger(PipelineGraph.class)
+                    .warn(
+                            "Could not release what the source keeps for the next run: {}",
+                            e.getMessage());
         }
     }
 

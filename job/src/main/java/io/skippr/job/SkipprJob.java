@@ -60,6 +60,7 @@ public final class SkipprJob {
         if (arguments.once && result.isJobExecutionResult()) {
             var counters = Progress.byStream(result.getAllAccumulatorResults());
             LOG.info("{}: {}", COMPLETE, Summary.line(counters));
+            built.afterRun().run(); // attached: the job has ended
         }
     }
 

@@ -26,6 +26,13 @@ public interface SourceServerState {
     void checkUnused() throws IOException;
 
     /**
+     * Lets the server forget what it keeps for positions the data sink has committed (a replication
+     * slot's WAL before the committed LSN): called by the process that ran a bounded run, after the
+     * job ended. Does nothing where the sink's committed positions cannot be read.
+     */
+    default void release() throws IOException {}
+
+    /**
      * Drops it where it exists.
      *
      * @return what was dropped, in words; empty when nothing existed

@@ -4,14 +4,18 @@ import io.skippr.config.ConfigError;
 import io.skippr.config.ConfigException;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.core.spi.SourceServerState;
+import io.skippr.sources.postgres.cdc.SlotAdvance;
 import io.skippr.sources.postgres.cdc.SlotIdle;
 import io.skippr.sources.postgres.cdc.Slots;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The replication slot and publication a {@code replication_method: cdc} source keeps on its server
@@ -19,25 +23,28 @@ import java.util.Optional;
  * slot_inactive_warning_minutes}), dropped by {@code skipprd reset} unless a run reads it.
  */
 final class CdcServerState implements SourceServerState {
+    private static final Logger LOG = LoggerFactory.getLogger(CdcServerState.class);
+
     static final String INACTIVE_MINUTES = "slot_inactive_warning_minutes";
     static final long DEFAULT_INACTIVE_MINUTES = 60;
 
     /** PostgreSQL's SQLSTATE for an object in use: a slot a walsender holds. */
     private static final String OBJECT_IN_USE = "55006";
 
+    /** How long a release waits for the run's walsender to let go of the slot. */
+    private static final Duration RELEASE_WAIT = Duration.ofSeconds(10);
+
     private final String pipeline;
+    private final PostgresSourceConfig config;
     private final PostgresConnectionConfig connection;
     private final CdcSettings cdc;
     private final long inactiveMinutes;
 
-    private CdcServerState(
-            String pipeline,
-            PostgresConnectionConfig connection,
-            CdcSettings cdc,
-            long inactiveMinutes) {
+    private CdcServerState(String pipeline, PostgresSourceConfig config, long inactiveMinutes) {
         this.pipeline = pipeline;
-        this.connection = connection;
-        this.cdc = cdc;
+        this.config = config;
+        this.connection = config.connection();
+        this.cdc = config.cdc();
         this.inactiveMinutes = inactiveMinutes;
     }
 
@@ -62,8 +69,7 @@ final class CdcServerState implements SourceServerState {
                                     + ": give the minutes a slot may go unread before Skippr"
                                     + " warns, 1 or more"));
         }
-        return Optional.of(
-                new CdcServerState(context.pipeline(), config.connection(), config.cdc(), minutes));
+        return Optional.of(new CdcServerState(context.pipeline(), config, minutes));
     }
 
     @Override
@@ -100,6 +106,29 @@ final class CdcServerState implements SourceServerState {
             }
         } catch (SQLException e) {
             throw readFailure(e);
+        }
+    }
+
+    /** Moves the slot to the LSN the destination committed for every table of the pipeline. */
+    @Override
+    public void release() throws IOException {
+        if (cdc.committed() == null) {
+            return;
+        }
+        List<TableInfo> tables = SplitPlanner.discover(config, 1).tables();
+        long lsn = CdcPositions.committed(cdc.committed().get(), tables, cdc.slot());
+        if (lsn <= 0) {
+            return;
+        }
+        try (Connection c = connection.connect()) {
+            Optional<SlotAdvance.Moved> moved = SlotAdvance.to(c, cdc.slot(), lsn, RELEASE_WAIT);
+            if (moved.isEmpty()) {
+                LOG.info("Did not move {}: it is missing or being read", slotOn());
+                return;
+            }
+            LOG.info("Moved {} {}", slotOn(), moved.get().describe());
+        } catch (SQLException e) {
+            throw new IOException("Could not move " + slotOn() + ": " + e.getMessage(), e);
         }
     }
 

@@ -93,6 +93,10 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private long lastConfirm = System.nanoTime() - CONFIRM_NANOS;
     private long positionSent = -1;
     private static final long HEALTH_NANOS = 60_000_000_000L;
+
+    /** One WAL segment of the default size. */
+    private static final long IDLE_WAL_STEP = 16L * 1024 * 1024;
+
     private long lastHealth;
     private volatile long slotRetainedBytes = -1;
     private volatile long slotLagBytes = -1;
@@ -283,6 +287,10 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         }
         if (changes == null) {
             if (streamSplit.upTo() >= 0 && atEnd()) {
+                // every transaction that committed before the run's marker was delivered, and the
+                // next run's stream starts after the marker: the position moves there even when
+                // none of the pipeline's tables changed, so the slot can let that WAL go
+                resumeLsn = Math.max(resumeLsn, streamSplit.upTo());
                 sendPositions(output);
                 stream.close();
                 stream = null;
@@ -293,6 +301,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             transaction = stream.next(POLL);
             if (transaction == null) {
                 lag.caughtUp();
+                passIdleWal();
                 sendPositionsIfDue(output);
                 return;
             }
@@ -369,6 +378,19 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
             transaction = null;
             changes = null;
             sendPositionsIfDue(output);
+        }
+    }
+
+    /**
+     * Caught up, between transactions: once the server has sent {@link #IDLE_WAL_STEP} of WAL that
+     * held no change of the pipeline's tables, the position moves to where it has sent everything,
+     * and the next checkpoint commits it, so the slot can let that WAL go. (Every time would commit
+     * a position at every checkpoint of an idle pipeline.)
+     */
+    private void passIdleWal() {
+        long idle = stream.idleLsn();
+        if (streamSplit.upTo() < 0 && partialCommitLsn == 0 && idle - resumeLsn >= IDLE_WAL_STEP) {
+            resumeLsn = idle;
         }
     }
 

@@ -243,7 +243,7 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
                 // the temporary slot first: a bounded run's end then lies after its point
                 Addition addition = snapshotAdded(c, fresh, parallelism);
                 List<CdcSplit> splits = new ArrayList<>();
-                splits.add(CdcSplit.stream(known, committed, committed, upTo(c)));
+                splits.add(CdcSplit.stream(known, committed, committed, upTo(c, addition.point())));
                 splits.addAll(addition.splits());
                 return new Plan(
                         splits,
@@ -261,11 +261,22 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
             for (PostgresSplit split : discovered.splits()) {
                 splits.add(CdcSplit.snapshot(split, snapshot.snapshotName(), point));
             }
-            splits.add(CdcSplit.stream(tables, point, 0, upTo(c)));
+            splits.add(CdcSplit.stream(tables, point, 0, upTo(c, point)));
             return new Plan(splits, snapshot, all, CdcAddedTables.NONE, false);
         } catch (SQLException e) {
             throw preparing(e);
         }
+    }
+
+    /**
+     * Where the stream of a bounded run that takes a snapshot ends: at the snapshot's point. The
+     * run then holds the source as it was at that point, and no change it streams meets a snapshot
+     * row of the same key, which another writer subtask may commit after it (a delete committed
+     * before the row it deleted would bring the row back). The marker written after the point tells
+     * the stream when it has read every transaction that committed before it.
+     */
+    private long upTo(Connection c, long snapshotPoint) throws SQLException {
+        return upTo(c) < 0 ? -1 : snapshotPoint;
     }
 
     private long upTo(Connection c) throws SQLException {
