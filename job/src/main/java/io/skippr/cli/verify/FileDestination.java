@@ -28,6 +28,9 @@ import java.util.stream.Collectors;
  * ({@link TextColumns}).
  */
 final class FileDestination extends EmbeddedDuckDbDestination implements AutoCloseable {
+    /** The longest CSV record read (DuckDB's default is 2 MB); a longer one fails the read. */
+    private static final int MAX_CSV_RECORD = 1 << 30;
+
     private final Path root;
     private final FileFormat format;
     private final List<String> committed;
@@ -95,7 +98,10 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
                     "read_csv("
                             + list(files)
                             + ", header = true, all_varchar = true, delim = ',', quote = '\"',"
-                            + " escape = '\"', allow_quoted_nulls = false, union_by_name = true)";
+                            + " escape = '\"', allow_quoted_nulls = false, union_by_name = true,"
+                            + " max_line_size = "
+                            + MAX_CSV_RECORD
+                            + ")";
             present = new HashSet<>();
             for (String[] row : reader().query("DESCRIBE SELECT * FROM " + relation, List.of())) {
                 present.add(row[0]);
