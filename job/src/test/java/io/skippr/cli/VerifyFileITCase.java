@@ -120,7 +120,8 @@ class VerifyFileITCase {
      * The text formats: {@code jsonl} gzip-compressed, {@code csv} plain. Beside the mixed table's
      * values: a numeric(38,10) of 38 digits (the key changed in its last digit, which a double
      * cannot tell), texts with commas, quotes, an apostrophe, a backslash, leading and trailing
-     * spaces and the word NULL, and a jsonb with escapes.
+     * spaces and the word NULL, a jsonb with escapes, and json and jsonb values that are JSON's
+     * null.
      */
     @Test
     void jsonlFilesAreEqualThenBrokenKeysAreNamed() throws Exception {
@@ -148,7 +149,9 @@ class VerifyFileITCase {
                 "UPDATE mixed SET note = 'comma, \"quoted\", it''s a back\\slash' WHERE id = 6",
                 "UPDATE mixed SET note = ' padded ', tags = '{\"k\": \"a\\\"b\\n\", \"u\":"
                         + " \"\u00e9\"}' WHERE id = 7",
-                "UPDATE mixed SET note = 'NULL' WHERE id = 8");
+                "UPDATE mixed SET note = 'NULL' WHERE id = 8",
+                // JSONL writes JSON's null as it writes a NULL: compared as NULL there
+                "UPDATE mixed SET doc = 'null', tags = 'null' WHERE id = 9");
         config(format, "      compression: " + compression + "\n");
         CliRun sync = VerifyCli.syncOnce(dir, "mixed");
         assertThat(sync.exitCode()).as(sync.all()).isZero();

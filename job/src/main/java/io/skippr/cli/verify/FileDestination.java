@@ -51,6 +51,12 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
                 format == FileFormat.JSONL ? new SpillFolder(duckDb, "skippr-verify-jsonl-") : null;
     }
 
+    /** JSONL writes a JSON value that is JSON's null as it writes a NULL: both compare as NULL. */
+    @Override
+    public Canonical.Form form() {
+        return format == FileFormat.JSONL ? new Canonical.Form(true, false, true) : super.form();
+    }
+
     /** The stream's folder, as messages name it. */
     @Override
     public String table(String stream) {
