@@ -28,8 +28,12 @@ import java.util.stream.Collectors;
  * ({@link TextColumns}).
  */
 final class FileDestination extends EmbeddedDuckDbDestination implements AutoCloseable {
-    /** The longest CSV record read (DuckDB's default is 2 MB); a longer one fails the read. */
-    private static final int MAX_CSV_RECORD = 1 << 30;
+    /**
+     * The longest CSV record read: the LocalFile source's limit (DuckDB's default is 2 MB); a
+     * longer one fails the read. Not more: DuckDB reserves 16 times this for a gzip-compressed
+     * file's buffer (1 GiB made it ask for 16 GiB).
+     */
+    private static final int MAX_CSV_RECORD = 16 << 20;
 
     private final Path root;
     private final FileFormat format;
