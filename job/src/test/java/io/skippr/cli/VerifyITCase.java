@@ -323,8 +323,8 @@ class VerifyITCase {
                                 "",
                                 "error: pipeline 'mixed' loads data_sinks.warehouse (Stdout);"
                                         + " skipprd verify reads Postgres, DuckDB, ClickHouse,"
-                                        + " LocalFile (Parquet), SkipprLake and AthenaIceberg data"
-                                        + " sinks only in this version\n"));
+                                        + " LocalFile, SkipprLake and AthenaIceberg data sinks"
+                                        + " only in this version\n"));
 
         config(duckDbSink());
         assertThat(verify("--pipeline", "mixed"))

@@ -28,9 +28,15 @@ final class Canonical {
      *     jsonb)
      * @param wholeSeconds timestamps to whole seconds (ClickHouse 18.16's DateTime drops the
      *     fraction)
+     * @param jsonNullAsNull a JSON value that is JSON's {@code null} compared as NULL (JSONL files
+     *     write it as they write a NULL)
      */
-    record Form(boolean jsonAsStored, boolean wholeSeconds) {
+    record Form(boolean jsonAsStored, boolean wholeSeconds, boolean jsonNullAsNull) {
         static final Form EXACT = new Form(false, false);
+
+        Form(boolean jsonAsStored, boolean wholeSeconds) {
+            this(jsonAsStored, wholeSeconds, false);
+        }
     }
 
     private Canonical() {}
@@ -90,7 +96,7 @@ final class Canonical {
             case FLOAT32, FLOAT64 -> floating(pg ? column + "::float8::text" : doubleText(column));
             case DECIMAL -> decimal(text(column));
             case STRING -> text(column);
-            case JSON -> pg && !form.jsonAsStored() ? column + "::jsonb::text" : text(column);
+            case JSON -> json(pg, column, form);
             case BYTES -> pg ? "encode(" + column + ", 'hex')" : "lower(hex(" + column + "))";
             case DATE -> text("(" + column + " - DATE '1970-01-01')");
             case TIME ->
@@ -104,6 +110,13 @@ final class Canonical {
                                     + ") AS BIGINT)");
             case TIMESTAMP, TIMESTAMP_TZ -> timestamp(pg, column, form.wholeSeconds());
         };
+    }
+
+    private static String json(boolean pg, String column, Form form) {
+        String t = pg && !form.jsonAsStored() ? column + "::jsonb::text" : text(column);
+        return pg && form.jsonNullAsNull()
+                ? "CASE WHEN json_typeof(" + column + "::json) <> 'null' THEN " + t + " END"
+                : t;
     }
 
     private static String timestamp(boolean pg, String column, boolean wholeSeconds) {

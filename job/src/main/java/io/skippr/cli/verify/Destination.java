@@ -3,6 +3,7 @@ package io.skippr.cli.verify;
 import io.skippr.sinks.clickhouse.ClickHouseReadBack;
 import io.skippr.sinks.sql.SqlDialect;
 import io.skippr.sinks.sql.SqlNames;
+import io.skippr.sources.postgres.TableInfo;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -29,6 +30,14 @@ interface Destination {
 
     /** The stream's table's columns and their types; null when it does not exist. */
     Map<String, String> columns(String stream) throws SQLException;
+
+    /**
+     * The columns of the table {@code source}'s stream loaded, for a destination that types them
+     * from the source's schema (text files); null when it does not exist.
+     */
+    default Map<String, String> columns(TableInfo source) throws SQLException {
+        return columns(source.stream());
+    }
 
     /** The destination's name of a source column. */
     String column(String sourceColumn);

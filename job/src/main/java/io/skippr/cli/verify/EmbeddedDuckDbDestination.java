@@ -29,7 +29,7 @@ abstract class EmbeddedDuckDbDestination implements Destination {
     }
 
     @Override
-    public final Canonical.Form form() {
+    public Canonical.Form form() {
         return new Canonical.Form(true, false); // JSON columns hold the text written
     }
 

@@ -9,8 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,14 +19,12 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -53,7 +49,7 @@ final class IcebergDestination extends EmbeddedDuckDbDestination implements Auto
     private final IcebergCatalogFactory factory;
     private final Catalog catalog;
     private final Namespace namespace;
-    private final Path spill;
+    private final SpillFolder spill;
     private final Set<String> loaded = new HashSet<>();
 
     /**
@@ -65,13 +61,8 @@ final class IcebergDestination extends EmbeddedDuckDbDestination implements Auto
         this.factory = factory;
         this.namespace = Namespace.of(namespace);
         this.catalog = reach(factory, factory::open);
-        try {
-            this.spill = Files.createTempDirectory("skippr-verify-lake-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this.spill = new SpillFolder(duckDb, "skippr-verify-lake-");
         try (Statement s = duckDb.createStatement()) {
-            s.execute("SET temp_directory = " + literal(spill.toString()));
             // keys print alike on both sides: a timestamptz bound cut on one is read on the other
             s.execute("SET TIME ZONE 'UTC'");
         }
@@ -203,10 +194,6 @@ final class IcebergDestination extends EmbeddedDuckDbDestination implements Auto
         return TableIdentifier.of(namespace, IcebergTables.name(stream));
     }
 
-    private static String literal(String value) {
-        return "'" + value.replace("'", "''") + "'";
-    }
-
     /** Closes the catalog and removes the spill folder. */
     @Override
     public void close() {
@@ -217,11 +204,7 @@ final class IcebergDestination extends EmbeddedDuckDbDestination implements Auto
         } catch (IOException e) {
             // nothing was written through it
         } finally {
-            try (Stream<Path> paths = Files.walk(spill)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                // a temporary folder left behind
-            }
+            spill.close();
         }
     }
 }

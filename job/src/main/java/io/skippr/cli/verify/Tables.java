@@ -65,7 +65,7 @@ final class Tables {
             return StreamReport.notVerifiable(stream, problem);
         }
         String qualified = destination.table(stream);
-        Map<String, String> have = destination.columns(stream);
+        Map<String, String> have = destination.columns(table);
         Canonical.Form form = destination.form();
         List<Canonical.Column> sourceColumns = new ArrayList<>();
         List<Canonical.Column> sinkColumns = new ArrayList<>();
@@ -201,7 +201,7 @@ final class Tables {
      * is summed ({@link io.skippr.sinks.writer.StreamUnit#idHash}); {0, 0} without the table.
      */
     long[] destinationIds(TableInfo table, CursorRange range) throws SQLException {
-        Map<String, String> columns = destination.columns(table.stream());
+        Map<String, String> columns = destination.columns(table);
         if (columns == null) {
             return new long[] {0, 0};
         }

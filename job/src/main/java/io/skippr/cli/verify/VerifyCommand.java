@@ -12,6 +12,7 @@ import io.skippr.sinks.athenaiceberg.AthenaIcebergCatalog;
 import io.skippr.sinks.athenaiceberg.AthenaIcebergSinkFactory;
 import io.skippr.sinks.clickhouse.ClickHouseException;
 import io.skippr.sinks.clickhouse.ClickHouseReadBack;
+import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.iceberg.IcebergCatalogFactory;
 import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
 import io.skippr.sinks.skipprlake.SkipprLakeSinkFactory;
@@ -46,8 +47,8 @@ import picocli.CommandLine.Option;
                     + " missing, extra, duplicated or different. Reads both sides in read-only"
                     + " transactions and writes nothing.",
             "This version compares PostgreSQL data sources with Postgres, DuckDB, ClickHouse,"
-                    + " SkipprLake and AthenaIceberg data sinks and LocalFile data sinks writing"
-                    + " Parquet,"
+                    + " SkipprLake and AthenaIceberg data sinks and LocalFile data sinks (Parquet,"
+                    + " JSONL or CSV),"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
             "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
@@ -160,8 +161,8 @@ public final class VerifyCommand implements Callable<Integer> {
                             + sinkSettings.entry().name()
                             + " ("
                             + sinkKind
-                            + "); skipprd verify reads Postgres, DuckDB, ClickHouse, LocalFile"
-                            + " (Parquet), SkipprLake and AthenaIceberg data sinks only in this"
+                            + "); skipprd verify reads Postgres, DuckDB, ClickHouse, LocalFile,"
+                            + " SkipprLake and AthenaIceberg data sinks only in this"
                             + " version");
         }
         if (since != null) {
@@ -225,28 +226,18 @@ public final class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    /** A LocalFile sink's committed Parquet files, read by an in-memory DuckDB. */
+    /** A LocalFile sink's committed Parquet, JSONL or CSV files, read by an in-memory DuckDB. */
     private int compareFiles(PostgresSourceConfig source, ResolvedSettings sinkSettings)
             throws SQLException {
-        String format = sinkSettings.string("format").orElse("parquet");
-        if (!format.equals("parquet")) {
-            throw new UsageException(
-                    "pipeline '"
-                            + pipeline
-                            + "' loads data_sinks."
-                            + sinkSettings.entry().name()
-                            + " (LocalFile, format "
-                            + format
-                            + "); skipprd verify reads LocalFile data sinks writing parquet only"
-                            + " in this version");
-        }
+        FileFormat format = FileFormat.of(sinkSettings.string("format").orElse("parquet"));
         Path root = Path.of(sinkSettings.requireString("path")).toAbsolutePath();
         try (Connection src = open(() -> source.connection().connect(), "data source");
-                Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY)) {
+                Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY);
+                FileDestination files = new FileDestination(dst, root, pipeline, format)) {
             readOnly(src, Canonical.Dialect.POSTGRES);
             readOnly(dst, Canonical.Dialect.DUCKDB);
             // file sinks only append: every row version once, the newest equal to the source
-            return compare(src, source, new FileDestination(dst, root, pipeline), WriteMode.APPEND);
+            return compare(src, source, files, WriteMode.APPEND);
         }
     }
 
