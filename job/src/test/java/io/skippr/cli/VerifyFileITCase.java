@@ -121,7 +121,7 @@ class VerifyFileITCase {
      * gzip-compressed. Beside the mixed table's values: a numeric(38,10) of 38 digits (the key
      * changed in its last digit, which a double cannot tell), texts with commas, quotes, an
      * apostrophe, a backslash, leading and trailing spaces and the word NULL, a jsonb with escapes,
-     * and json and jsonb values that are JSON's null.
+     * json and jsonb values that are JSON's null, and a json value with line breaks between tokens.
      */
     @Test
     void jsonlFilesAreEqualThenBrokenKeysAreNamed() throws Exception {
@@ -151,7 +151,9 @@ class VerifyFileITCase {
                         + " \"\u00e9\"}' WHERE id = 7",
                 "UPDATE mixed SET note = 'NULL' WHERE id = 8",
                 // JSONL writes JSON's null as it writes a NULL: compared as NULL there
-                "UPDATE mixed SET doc = 'null', tags = 'null' WHERE id = 9");
+                "UPDATE mixed SET doc = 'null', tags = 'null' WHERE id = 9",
+                // json keeps its line breaks between tokens; JSONL writes them as spaces
+                "UPDATE mixed SET doc = E'{\\r\\n  \"a\": [1,\\n 2]\\n}' WHERE id = 11");
         config(format, "      compression: " + compression + "\n");
         CliRun sync = VerifyCli.syncOnce(dir, "mixed");
         assertThat(sync.exitCode()).as(sync.all()).isZero();

@@ -28,10 +28,11 @@ final class Canonical {
      *     jsonb)
      * @param wholeSeconds timestamps to whole seconds (ClickHouse 18.16's DateTime drops the
      *     fraction)
-     * @param jsonNullAsNull a JSON value that is JSON's {@code null} compared as NULL (JSONL files
-     *     write it as they write a NULL)
+     * @param jsonAsJsonl JSON as a JSONL file holds it: a value that is JSON's {@code null}
+     *     compared as NULL (JSONL files write it as they write a NULL), line breaks between tokens
+     *     as spaces (a file keeps each row on its line)
      */
-    record Form(boolean jsonAsStored, boolean wholeSeconds, boolean jsonNullAsNull) {
+    record Form(boolean jsonAsStored, boolean wholeSeconds, boolean jsonAsJsonl) {
         static final Form EXACT = new Form(false, false);
 
         Form(boolean jsonAsStored, boolean wholeSeconds) {
@@ -114,8 +115,12 @@ final class Canonical {
 
     private static String json(boolean pg, String column, Form form) {
         String t = pg && !form.jsonAsStored() ? column + "::jsonb::text" : text(column);
-        return pg && form.jsonNullAsNull()
-                ? "CASE WHEN json_typeof(" + column + "::json) <> 'null' THEN " + t + " END"
+        return pg && form.jsonAsJsonl()
+                ? "CASE WHEN json_typeof("
+                        + column
+                        + "::json) <> 'null' THEN translate("
+                        + t
+                        + ", E'\\n\\r', '  ') END"
                 : t;
     }
 

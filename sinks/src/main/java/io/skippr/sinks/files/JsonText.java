@@ -55,7 +55,7 @@ public final class JsonText {
         if (value == null) {
             out.append("null");
         } else if (type.kind() == DataType.Kind.JSON && value instanceof String json) {
-            out.append(json);
+            writeOnOneLine(out, json);
         } else if (value instanceof Boolean
                 || value instanceof Short
                 || value instanceof Integer
@@ -72,6 +72,19 @@ public final class JsonText {
         } else {
             writeString(out, value.toString());
         }
+    }
+
+    /**
+     * A JSON text as it is, but for its line breaks, which become spaces: valid JSON has them only
+     * between tokens (a string holds them escaped), where they are whitespace, and a raw one would
+     * split the row's line in two (PostgreSQL's {@code json} keeps the text it was given).
+     */
+    private static void writeOnOneLine(Appendable out, String json) throws IOException {
+        if (json.indexOf('\n') < 0 && json.indexOf('\r') < 0) {
+            out.append(json);
+            return;
+        }
+        out.append(json.replace('\n', ' ').replace('\r', ' '));
     }
 
     private static void writeFloating(Appendable out, double d) throws IOException {

@@ -18,6 +18,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -172,6 +173,37 @@ class RowFileWriterTest {
                         "NaN",
                         "id-1");
         assertThat(rows.get(1).get(0)).isNull();
+    }
+
+    /** PostgreSQL's json keeps line breaks between tokens: each row still takes one line. */
+    @Test
+    void aJsonValueWithLineBreaksStaysOnItsRowsLine() throws Exception {
+        StreamSchema schema =
+                new StreamSchema("j", List.of(Column.of("j", DataType.JSON)), List.of());
+        Path file = dir.resolve("j.jsonl");
+        String[] values = {"{\r\n  \"a\": [1,\n 2],\n  \"s\": \"x\\ny\"\n}", "[\n]"};
+        try (RowFileWriter writer = RowFileWriter.open(FileFormat.JSONL, "none", schema, file)) {
+            for (int i = 0; i < values.length; i++) {
+                writer.write(
+                        new Row(
+                                "j",
+                                schema.version(),
+                                io.skippr.core.record.Operation.INSERT,
+                                new Object[] {values[i]},
+                                "p#" + i,
+                                "id-" + i,
+                                0L));
+            }
+        }
+        assertThat(Files.readAllLines(file)).hasSize(2);
+        assertThat(
+                        read(
+                                "SELECT json_type(j), json_extract_string(j, '$.a[1]'),"
+                                        + " json_extract_string(j, '$.s') FROM read_json('"
+                                        + file
+                                        + "', format = 'newline_delimited') ORDER BY _skippr_id"))
+                .containsExactly(
+                        Arrays.asList("OBJECT", "2", "x\ny"), Arrays.asList("ARRAY", null, null));
     }
 
     @Test
