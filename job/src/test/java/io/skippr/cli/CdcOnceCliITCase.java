@@ -100,7 +100,7 @@ class CdcOnceCliITCase {
         assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
         assertThat(verify.out())
                 .contains("All 1 streams of pipeline shop match.")
-                .containsPattern("(?m)^items +1910 +1910 +0 +0 +0 +0$");
+                .containsPattern("(?m)^items +1910 +1910 +0 +0 +0 +0 +0$");
     }
 
     @Test

@@ -10,7 +10,7 @@ final class VerifyCli {
     /** The table verify prints for the 3000 rows of {@link #mixedTable} loaded equal. */
     static final String MIXED_EQUAL =
             "stream  source rows  destination rows  missing  extra  duplicated  different  not yet synced\n"
-                    + "mixed          3000              3000        0      0           0          0              0\n"
+                    + "mixed          3000              3000        0      0           0          0               0\n"
                     + "All 1 streams of pipeline mixed match.\n";
 
     /**
@@ -19,7 +19,7 @@ final class VerifyCli {
      */
     static final String MIXED_BROKEN =
             "stream  source rows  destination rows  missing  extra  duplicated  different  not yet synced\n"
-                    + "mixed          3000              3001        1      1           1          2              0\n"
+                    + "mixed          3000              3001        1      1           1          2               0\n"
                     + "mixed: missing keys: 10\n"
                     + "mixed: extra keys: 100000\n"
                     + "mixed: duplicated keys: 20\n"

@@ -115,7 +115,7 @@ class VerifyFileITCase {
                         "stream  source rows  destination rows  missing  extra  duplicated"
                                 + "  different  not yet synced\n"
                                 + "mixed          3000                 0     3000      0"
-                                + "           0          0              0\n"
+                                + "           0          0               0\n"
                                 + "mixed: destination table "
                                 + folder
                                 + " does not exist\n"

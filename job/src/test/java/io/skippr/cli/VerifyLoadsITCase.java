@@ -126,12 +126,12 @@ class VerifyLoadsITCase {
                                 + at2
                                 + "  orders    50  "
                                 + hex(load2)
-                                + "  101   150              0\n"
+                                + "  101   150\n"
                                 + "1     once  "
                                 + at1
                                 + "  orders   100  "
                                 + hex(load1)
-                                + "  1     100              0\n");
+                                + "  1     100\n");
         CliRun limited =
                 VerifyCli.run(
                         dir,
@@ -155,7 +155,7 @@ class VerifyLoadsITCase {
                         "stream  source rows  destination rows  missing  extra  duplicated"
                                 + "  different  not yet synced\n"
                                 + "orders           50                50        0      0"
-                                + "           0          0              0\n"
+                                + "           0          0               0\n"
                                 + "orders: 1 load checked (2): all match\n"
                                 + "All 1 streams of pipeline shop match.\n");
 
@@ -172,7 +172,7 @@ class VerifyLoadsITCase {
                         "stream  source rows  destination rows  missing  extra  duplicated"
                                 + "  different  not yet synced\n"
                                 + "orders           50                49        1      0"
-                                + "           0          0              0\n"
+                                + "           0          0               0\n"
                                 + "orders: missing keys: 120\n"
                                 + "orders: 1 load checked (2): 1 differ\n"
                                 + "orders: load 2 (once, committed "

@@ -911,7 +911,7 @@ class PostgresCdcITCase {
         assertThat(exit).as("verify: %s%s", out, err).isZero();
         assertThat(out.toString())
                 .as("source rows, destination rows, missing, extra, duplicated, different")
-                .containsPattern("items +" + live.size() + " +" + live.size() + " +0 +0 +0 +0\n")
+                .containsPattern("items +" + live.size() + " +" + live.size() + " +0 +0 +0 +0 +0\n")
                 .endsWith("All 1 streams of pipeline orders match.\n");
     }
 
