@@ -13,7 +13,9 @@ import java.util.List;
  * @param append the stream is loaded in append mode, so the destination also holds older versions
  *     of its keys and the row counts need not be equal
  * @param notYetSynced the source's keys whose row is newer than the position the pipeline committed
- *     and that the destination lacks or holds an older version of: not synced yet, not lost
+ *     and that the destination lacks or holds an older version of: not synced yet, not lost; null
+ *     when unknown (change data capture: the committed position is an LSN, see {@link
+ *     #unknownSync})
  * @param unloaded of {@code notYetSynced}, the keys the destination holds no row of
  */
 record StreamReport(
@@ -72,6 +74,19 @@ record StreamReport(
      */
     StreamReport withNotYetSynced(Kind keys, long unloaded) {
         return with(loads, append, keys, unloaded);
+    }
+
+    /**
+     * This report of a change-data-capture stream: which changes came after the committed LSN is
+     * not known, so neither is what is not synced yet.
+     */
+    StreamReport unknownSync() {
+        return verified ? with(loads, append, null, 0) : this;
+    }
+
+    /** How many keys are not synced yet; 0 when unknown. */
+    long notYetSyncedCount() {
+        return notYetSynced == null ? 0 : notYetSynced.count();
     }
 
     private StreamReport with(

@@ -40,7 +40,9 @@ final class VerifyReport {
                                 Long.toString(r.extra().count()),
                                 Long.toString(r.duplicated().count()),
                                 Long.toString(r.different().count()),
-                                Long.toString(r.notYetSynced().count())
+                                r.notYetSynced() == null
+                                        ? "unknown"
+                                        : Long.toString(r.notYetSynced().count())
                             }
                             : new String[] {r.stream(), "-", "-", "-", "-", "-", "-", "-"});
         }
@@ -53,12 +55,14 @@ final class VerifyReport {
             keys(out, r.stream(), "extra", r.extra());
             keys(out, r.stream(), "duplicated", r.duplicated());
             keys(out, r.stream(), "different", r.different());
-            keys(out, r.stream(), "not yet synced", r.notYetSynced());
+            if (r.notYetSynced() != null) {
+                keys(out, r.stream(), "not yet synced", r.notYetSynced());
+            }
             loads(out, r);
         }
         long differ = reports.stream().filter(r -> r.verified() && !r.matches()).count();
         long unchecked = reports.stream().filter(r -> !r.verified()).count();
-        long pending = reports.stream().mapToLong(r -> r.notYetSynced().count()).sum();
+        long pending = reports.stream().mapToLong(StreamReport::notYetSyncedCount).sum();
         String notYet =
                 pending == 0 ? "" : String.format(Locale.ROOT, "; %d rows not yet synced", pending);
         if (allMatch(reports)) {
@@ -170,7 +174,11 @@ final class VerifyReport {
                 kind(out, "extra", r.extra());
                 kind(out, "duplicated", r.duplicated());
                 kind(out, "different", r.different());
-                kind(out, "not_yet_synced", r.notYetSynced());
+                if (r.notYetSynced() == null) {
+                    out.append(",\"not_yet_synced\":null");
+                } else {
+                    kind(out, "not_yet_synced", r.notYetSynced());
+                }
             }
             if (!r.loads().isEmpty()) {
                 out.append(",\"loads\":[")
