@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -261,21 +260,10 @@ class VerifyLoadsITCase {
     }
 
     private void config(String sink) throws IOException {
-        Files.writeString(
-                dir.resolve("skippr.yml"),
-                "pipelines:\n"
-                        + "  shop:\n    data_source: data_sources.app_db\n"
-                        + "    data_sink: data_sinks.warehouse\n"
-                        + "data_sources:\n  app_db:\n"
-                        + pg.sourceYaml("orders", "id")
-                        + "data_sinks:\n  warehouse:\n"
-                        + sink);
+        VerifyCli.shopConfig(dir, pg, "id", sink);
     }
 
     private void syncOnce(int rows) {
-        CliRun sync = VerifyCli.syncOnce(dir, "shop");
-        assertThat(sync.exitCode()).as(sync.all()).isZero();
-        assertThat(sync.err())
-                .contains("Pipeline sync complete: 1 streams, " + rows + " records read");
+        VerifyCli.syncShop(dir, rows);
     }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -21,12 +20,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The "not yet synced" column of a full {@code skipprd verify}: a table with cursor column {@code
  * updated_at} synced with {@code --once} (rows 1 to 100, {@code updated_at = id}), then rows 101 to
- * 103 inserted and rows 5 and 7 updated past the committed position (100) without a sync. Verify
- * exits 0 and names exactly 5, 7, 101, 102, 103 as not yet synced (5 and 7's destination rows are
- * their older versions: not different). Row 10 deleted from the destination is still missing (exit
- * 1); after a second {@code --once} run nothing is left unsynced and 10 is still missing. Into
- * PostgreSQL and DuckDB (positions read from the marker table, in the destination's snapshot), and
- * into a LocalFile sink (positions from its commit log, through the sink's factory).
+ * 103 inserted and rows 5 and 7 updated past the committed position (100) without a sync; row 104
+ * (cursor value 50) was inserted by a transaction in progress during the first run's read, which
+ * the position leaves to the next run. Verify exits 0 and names exactly 5, 7, 101, 102, 103, 104 as
+ * not yet synced (5 and 7's destination rows are their older versions: not different). Row 10
+ * deleted from the destination is still missing (exit 1); after a second {@code --once} run (6
+ * rows) nothing is left unsynced and 10 is still missing. Into PostgreSQL and DuckDB (positions
+ * read from the marker table, in the destination's snapshot), and into a LocalFile sink (positions
+ * from its commit log, through the sink's factory).
  */
 class VerifyNotSyncedITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -71,7 +72,7 @@ class VerifyNotSyncedITCase {
     @Test
     void localFile() throws Exception {
         config("    LocalFile:\n      path: " + dir.resolve("files") + "\n");
-        syncOnce(100);
+        syncAroundOpenTransaction();
         changeSource();
         assertUnsynced();
     }
@@ -81,10 +82,11 @@ class VerifyNotSyncedITCase {
     }
 
     private void check(Destination destination, String table) throws Exception {
-        syncOnce(100);
+        syncAroundOpenTransaction();
         try (Connection c = destination.connect();
                 Statement s = c.createStatement()) {
-            assertThat(checksum(s, table)).isEqualTo(String.join(" ", pg.one(CHECKSUM + "orders")));
+            assertThat(checksum(s, table))
+                    .isEqualTo(String.join(" ", pg.one(CHECKSUM + "orders WHERE id <= 100")));
         }
         changeSource();
         assertUnsynced();
@@ -98,23 +100,41 @@ class VerifyNotSyncedITCase {
         assertThat(lost.out())
                 .isEqualTo(
                         HEADER
-                                + "orders          103                99        1      0"
-                                + "           0          0               5\n"
+                                + "orders          104                99        1      0"
+                                + "           0          0               6\n"
                                 + "orders: missing keys: 10\n"
-                                + "orders: not yet synced keys: 5, 7, 101, 102, 103\n"
-                                + "Pipeline shop: 1 of 1 streams differ, 0 not verified; 5 rows"
+                                + "orders: not yet synced keys: 5, 7, 101, 102, 103, 104\n"
+                                + "Pipeline shop: 1 of 1 streams differ, 0 not verified; 6 rows"
                                 + " not yet synced.\n");
 
-        syncOnce(5);
+        syncOnce(6); // 104 as a late commit of the first run's read, and the 5 rows above 100
         CliRun synced = VerifyCli.verify(dir, "shop");
         assertThat(synced.exitCode()).as(synced.all()).isEqualTo(1);
         assertThat(synced.out())
                 .isEqualTo(
                         HEADER
-                                + "orders          103               102        1      0"
+                                + "orders          104               103        1      0"
                                 + "           0          0               0\n"
                                 + "orders: missing keys: 10\n"
                                 + "Pipeline shop: 1 of 1 streams differ, 0 not verified.\n");
+    }
+
+    /**
+     * The first {@code --once} run, reading rows 1 to 100 while a transaction that inserts row 104
+     * (cursor value 50, below the run's top) is in progress: the run cannot see it, its position
+     * names the transaction, and the next run reads its rows.
+     */
+    private void syncAroundOpenTransaction() throws SQLException {
+        try (Connection open = pg.connect();
+                Statement s = open.createStatement()) {
+            open.setAutoCommit(false);
+            s.execute(
+                    "INSERT INTO \""
+                            + pg.schema
+                            + "\".orders VALUES (104, 50, 'committed after the read')");
+            syncOnce(100);
+            open.commit();
+        }
     }
 
     /** Rows 101 to 103 inserted, 5 and 7 updated, all with cursor values above 100. */
@@ -131,21 +151,22 @@ class VerifyNotSyncedITCase {
         assertThat(run.out())
                 .isEqualTo(
                         HEADER
-                                + "orders          103               100        0      0"
-                                + "           0          0               5\n"
-                                + "orders: not yet synced keys: 5, 7, 101, 102, 103\n"
-                                + "All 1 streams of pipeline shop match; 5 rows not yet synced.\n");
+                                + "orders          104               100        0      0"
+                                + "           0          0               6\n"
+                                + "orders: not yet synced keys: 5, 7, 101, 102, 103, 104\n"
+                                + "All 1 streams of pipeline shop match; 6 rows not yet synced.\n");
         assertThat(run.err())
                 .contains(
                         "verify: orders: synced up to \"updated_at\" 100 (the committed position);"
-                                + " source rows above it are not synced yet\n");
+                                + " source rows above it, and those of reads it leaves to the next"
+                                + " run, are not synced yet\n");
         CliRun json = VerifyCli.verify(dir, "shop", "--json");
         assertThat(json.exitCode()).as(json.all()).isZero();
         JsonNode doc = JSON.readTree(json.out());
         assertThat(doc.get("match").asBoolean()).isTrue();
         JsonNode stream = doc.get("streams").get(0);
         assertThat(stream.get("not_yet_synced").toString())
-                .isEqualTo("{\"count\":5,\"first_keys\":[5,7,101,102,103]}");
+                .isEqualTo("{\"count\":6,\"first_keys\":[5,7,101,102,103,104]}");
         assertThat(stream.get("missing").get("count").asLong()).isZero();
         assertThat(stream.get("different").get("count").asLong()).isZero();
     }
@@ -163,21 +184,10 @@ class VerifyNotSyncedITCase {
     }
 
     private void config(String sink) throws IOException {
-        Files.writeString(
-                dir.resolve("skippr.yml"),
-                "pipelines:\n"
-                        + "  shop:\n    data_source: data_sources.app_db\n"
-                        + "    data_sink: data_sinks.warehouse\n"
-                        + "data_sources:\n  app_db:\n"
-                        + pg.sourceYaml("orders", "updated_at")
-                        + "data_sinks:\n  warehouse:\n"
-                        + sink);
+        VerifyCli.shopConfig(dir, pg, "updated_at", sink);
     }
 
     private void syncOnce(int rows) {
-        CliRun sync = VerifyCli.syncOnce(dir, "shop");
-        assertThat(sync.exitCode()).as(sync.all()).isZero();
-        assertThat(sync.err())
-                .contains("Pipeline sync complete: 1 streams, " + rows + " records read");
+        VerifyCli.syncShop(dir, rows);
     }
 }

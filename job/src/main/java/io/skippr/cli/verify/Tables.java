@@ -89,20 +89,15 @@ final class Tables {
             }
         }
         CommittedCursor synced = range == null ? synced(table, progress) : null;
-        String pending =
-                synced == null
-                        ? null
-                        : quote(table.cursorColumn())
-                                + " > CAST("
-                                + literal(synced.top())
-                                + " AS "
-                                + table.column(table.cursorColumn()).castType()
-                                + ")";
+        String pending = synced == null ? null : synced.pending();
         Side src =
                 new Side(
                         Reader.jdbc(source),
                         Canonical.Dialect.POSTGRES,
-                        sourceTable(table, range),
+                        synced == null
+                                ? sourceTable(table, range)
+                                // the rows the next run reads are named by this alias
+                                : sourceTable(table, null) + " AS " + CommittedCursor.ALIAS,
                         table.primaryKey().stream()
                                 .map(k -> table.column(k))
                                 .map(
@@ -152,8 +147,7 @@ final class Tables {
                         destinationTable(table, have, range),
                         sinkKey,
                         Canonical.rowHash(destination.dialect(), sinkColumns, form));
-        return new StreamCheck(src, dst, append, progress)
-                .run(stream, dst.count(), synced == null ? null : unfinished(table, synced));
+        return new StreamCheck(src, dst, append, progress).run(stream, dst.count(), null);
     }
 
     /**
@@ -174,23 +168,9 @@ final class Tables {
                         + quote(table.cursorColumn())
                         + " "
                         + synced.top()
-                        + " (the committed position); source rows above it are not synced yet");
+                        + " (the committed position); source rows above it, and those of reads"
+                        + " it leaves to the next run, are not synced yet");
         return synced;
-    }
-
-    /** A note when the position leaves reads below its top to the next run; null when none. */
-    private static String unfinished(TableInfo table, CommittedCursor synced) {
-        if (synced.unfinished() == 0) {
-            return null;
-        }
-        return "the committed position leaves "
-                + synced.unfinished()
-                + " read(s) at or below "
-                + quote(table.cursorColumn())
-                + " "
-                + synced.top()
-                + " to the next run (transactions in progress during a read, or a continuous run"
-                + " stopped while it read): rows of those count as missing or different here";
     }
 
     /** The source table, or its rows in {@code range} (null: all of them). */
