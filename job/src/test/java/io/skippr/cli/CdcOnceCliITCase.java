@@ -100,7 +100,11 @@ class CdcOnceCliITCase {
         assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
         assertThat(verify.out())
                 .contains("All 1 streams of pipeline shop match.")
-                .containsPattern("(?m)^items +1910 +1910 +0 +0 +0 +0$");
+                .containsPattern("(?m)^items +1910 +1910 +0 +0 +0 +0 +unknown$");
+        // the committed position is an LSN: what is not synced yet is not known
+        CliRun json = VerifyCli.verify(dir, "shop", "--json");
+        assertThat(json.exitCode()).as(json.all()).isZero();
+        assertThat(json.out()).contains(",\"not_yet_synced\":null,");
     }
 
     @Test

@@ -1,6 +1,10 @@
 package io.skippr.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.skippr.job.TestPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,8 +13,8 @@ import java.util.Map;
 final class VerifyCli {
     /** The table verify prints for the 3000 rows of {@link #mixedTable} loaded equal. */
     static final String MIXED_EQUAL =
-            "stream  source rows  destination rows  missing  extra  duplicated  different\n"
-                    + "mixed          3000              3000        0      0           0          0\n"
+            "stream  source rows  destination rows  missing  extra  duplicated  different  not yet synced\n"
+                    + "mixed          3000              3000        0      0           0          0               0\n"
                     + "All 1 streams of pipeline mixed match.\n";
 
     /**
@@ -18,8 +22,8 @@ final class VerifyCli {
      * 100000 added.
      */
     static final String MIXED_BROKEN =
-            "stream  source rows  destination rows  missing  extra  duplicated  different\n"
-                    + "mixed          3000              3001        1      1           1          2\n"
+            "stream  source rows  destination rows  missing  extra  duplicated  different  not yet synced\n"
+                    + "mixed          3000              3001        1      1           1          2               0\n"
                     + "mixed: missing keys: 10\n"
                     + "mixed: extra keys: 100000\n"
                     + "mixed: duplicated keys: 20\n"
@@ -61,6 +65,32 @@ final class VerifyCli {
                 "--pipeline",
                 pipeline,
                 "--once");
+    }
+
+    /**
+     * {@code dir/skippr.yml}: pipeline {@code shop} reading table {@code orders} of {@code pg}'s
+     * schema by cursor column {@code cursor} into data sink {@code warehouse}, the entry {@code
+     * sink}.
+     */
+    static void shopConfig(Path dir, TestPostgres pg, String cursor, String sink)
+            throws IOException {
+        Files.writeString(
+                dir.resolve("skippr.yml"),
+                "pipelines:\n"
+                        + "  shop:\n    data_source: data_sources.app_db\n"
+                        + "    data_sink: data_sinks.warehouse\n"
+                        + "data_sources:\n  app_db:\n"
+                        + pg.sourceYaml("orders", cursor)
+                        + "data_sinks:\n  warehouse:\n"
+                        + sink);
+    }
+
+    /** A {@code sync --once} of pipeline {@code shop} that read {@code rows} rows. */
+    static void syncShop(Path dir, int rows) {
+        CliRun sync = syncOnce(dir, "shop");
+        assertThat(sync.exitCode()).as(sync.all()).isZero();
+        assertThat(sync.err())
+                .contains("Pipeline sync complete: 1 streams, " + rows + " records read");
     }
 
     /**

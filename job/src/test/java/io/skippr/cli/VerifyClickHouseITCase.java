@@ -126,9 +126,9 @@ class VerifyClickHouseITCase {
         assertThat(clean.exitCode()).as(clean.all()).isZero();
         assertThat(clean.out().replaceAll(" +", " "))
                 .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "mixed 3000 3000 0 0 0 0\n"
-                                + "pairs 3000 3000 0 0 0 0\n"
+                        "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                                + "mixed 3000 3000 0 0 0 0 0\n"
+                                + "pairs 3000 3000 0 0 0 0 0\n"
                                 + "All 2 streams of pipeline ch match.\n");
 
         breakDestination();
@@ -136,9 +136,9 @@ class VerifyClickHouseITCase {
         assertThat(broken.exitCode()).as(broken.all()).isEqualTo(1);
         assertThat(broken.out().replaceAll(" +", " "))
                 .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "mixed 3000 3001 1 1 1 2\n"
-                                + "pairs 3000 3001 0 1 0 0\n"
+                        "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                                + "mixed 3000 3001 1 1 1 2 0\n"
+                                + "pairs 3000 3001 0 1 0 0 0\n"
                                 + "mixed: missing keys: 10\n"
                                 + "mixed: extra keys: 100000\n"
                                 + "mixed: duplicated keys: 20\n"

@@ -225,9 +225,9 @@ class VerifyFileITCase {
         assertThat(never.out())
                 .isEqualTo(
                         "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
+                                + "  different  not yet synced\n"
                                 + "mixed          3000                 0     3000      0"
-                                + "           0          0\n"
+                                + "           0          0               0\n"
                                 + "mixed: destination table "
                                 + folder
                                 + " does not exist\n"

@@ -259,13 +259,13 @@ class VerifyITCase {
                 .as(run.err())
                 .isEqualTo(
                         "stream   source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
+                                + "  different  not yet synced\n"
                                 + "keyless            -                 -        -      -"
-                                + "           -          -\n"
+                                + "           -          -               -\n"
                                 + "named              -                 -        -      -"
-                                + "           -          -\n"
+                                + "           -          -               -\n"
                                 + "pairs              0                 0        0      0"
-                                + "           0          0\n"
+                                + "           0          0               0\n"
                                 + "keyless: not verifiable yet: table "
                                 + table
                                 + "\"keyless\" has no primary key; verify compares tables by their"

@@ -60,14 +60,14 @@ class VerifyIcebergITCase {
     private static final int ROWS = 300;
 
     private static final String EQUAL =
-            "stream source rows destination rows missing extra duplicated different\n"
-                    + "mixed 300 300 0 0 0 0\n"
+            "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                    + "mixed 300 300 0 0 0 0 0\n"
                     + "All 1 streams of pipeline mixed match.\n";
 
     /** {@link #breakTable} read as an append: 60's other row is an older version. */
     private static final String APPENDED_BROKEN =
-            "stream source rows destination rows missing extra duplicated different\n"
-                    + "mixed 300 302 1 1 1 2\n"
+            "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                    + "mixed 300 302 1 1 1 2 0\n"
                     + "mixed: missing keys: 10\n"
                     + "mixed: extra keys: 100000\n"
                     + "mixed: duplicated keys: 20\n"
@@ -169,8 +169,8 @@ class VerifyIcebergITCase {
         assertThat(broken.exitCode()).as(broken.all()).isEqualTo(1);
         assertThat(broken.out().replaceAll(" +", " "))
                 .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "mixed 300 302 1 1 2 2\n"
+                        "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                                + "mixed 300 302 1 1 2 2 0\n"
                                 + "mixed: missing keys: 10\n"
                                 + "mixed: extra keys: 100000\n"
                                 + "mixed: duplicated keys: 20, 60\n"
@@ -196,8 +196,8 @@ class VerifyIcebergITCase {
         assertThat(dropped.exitCode()).as(dropped.all()).isEqualTo(1);
         assertThat(dropped.out().replaceAll(" +", " "))
                 .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "mixed 300 0 300 0 0 0\n"
+                        "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                                + "mixed 300 0 300 0 0 0 0\n"
                                 + "mixed: destination table skippr.mixed does not exist\n"
                                 + "mixed: missing keys: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 290"
                                 + " more\n"

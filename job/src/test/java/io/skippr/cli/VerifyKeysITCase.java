@@ -155,12 +155,12 @@ class VerifyKeysITCase {
         assertThat(run.exitCode()).as(run.all()).isZero();
         assertThat(run.out().replaceAll(" +", " "))
                 .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "coded 3000 3000 0 0 0 0\n"
-                                + "moments 3000 3000 0 0 0 0\n"
-                                + "priced 3000 3000 0 0 0 0\n"
-                                + "tokens 3000 3000 0 0 0 0\n"
-                                + "visits 3000 3000 0 0 0 0\n"
+                        "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                                + "coded 3000 3000 0 0 0 0 0\n"
+                                + "moments 3000 3000 0 0 0 0 0\n"
+                                + "priced 3000 3000 0 0 0 0 0\n"
+                                + "tokens 3000 3000 0 0 0 0 0\n"
+                                + "visits 3000 3000 0 0 0 0 0\n"
                                 + "All 5 streams of pipeline keys match.\n");
     }
 
@@ -229,12 +229,12 @@ class VerifyKeysITCase {
         assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
         assertThat(run.out().replaceAll(" +", " "))
                 .isEqualTo(
-                        "stream source rows destination rows missing extra duplicated different\n"
-                                + "coded 3000 3001 1 1 1 2\n"
-                                + "moments 3000 3001 0 1 0 0\n"
-                                + "priced 3000 3000 0 0 0 1\n"
-                                + "tokens 3000 2999 1 0 0 0\n"
-                                + "visits 3000 3001 1 1 1 2\n"
+                        "stream source rows destination rows missing extra duplicated different not yet synced\n"
+                                + "coded 3000 3001 1 1 1 2 0\n"
+                                + "moments 3000 3001 0 1 0 0 0\n"
+                                + "priced 3000 3000 0 0 0 1 0\n"
+                                + "tokens 3000 2999 1 0 0 0 0\n"
+                                + "visits 3000 3001 1 1 1 2 0\n"
                                 + "coded: missing keys: a-1\n"
                                 + "coded: extra keys: zz-extra\n"
                                 + "coded: duplicated keys: é-2\n"

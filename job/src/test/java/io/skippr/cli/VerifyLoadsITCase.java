@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -153,9 +152,9 @@ class VerifyLoadsITCase {
         assertThat(clean.out())
                 .isEqualTo(
                         "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
+                                + "  different  not yet synced\n"
                                 + "orders           50                50        0      0"
-                                + "           0          0\n"
+                                + "           0          0               0\n"
                                 + "orders: 1 load checked (2): all match\n"
                                 + "All 1 streams of pipeline shop match.\n");
 
@@ -170,9 +169,9 @@ class VerifyLoadsITCase {
         assertThat(since1.out())
                 .isEqualTo(
                         "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different\n"
+                                + "  different  not yet synced\n"
                                 + "orders           50                49        1      0"
-                                + "           0          0\n"
+                                + "           0          0               0\n"
                                 + "orders: missing keys: 120\n"
                                 + "orders: 1 load checked (2): 1 differ\n"
                                 + "orders: load 2 (once, committed "
@@ -261,21 +260,10 @@ class VerifyLoadsITCase {
     }
 
     private void config(String sink) throws IOException {
-        Files.writeString(
-                dir.resolve("skippr.yml"),
-                "pipelines:\n"
-                        + "  shop:\n    data_source: data_sources.app_db\n"
-                        + "    data_sink: data_sinks.warehouse\n"
-                        + "data_sources:\n  app_db:\n"
-                        + pg.sourceYaml("orders", "id")
-                        + "data_sinks:\n  warehouse:\n"
-                        + sink);
+        VerifyCli.shopConfig(dir, pg, "id", sink);
     }
 
     private void syncOnce(int rows) {
-        CliRun sync = VerifyCli.syncOnce(dir, "shop");
-        assertThat(sync.exitCode()).as(sync.all()).isZero();
-        assertThat(sync.err())
-                .contains("Pipeline sync complete: 1 streams, " + rows + " records read");
+        VerifyCli.syncShop(dir, rows);
     }
 }

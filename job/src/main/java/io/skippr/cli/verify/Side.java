@@ -16,9 +16,20 @@ import java.util.stream.IntStream;
  * @param table the quoted, qualified table (on ClickHouse with {@code FINAL})
  * @param key the key columns, in key order
  * @param hash the SQL of a row's hash (see {@link Canonical#rowHash})
+ * @param pending the SQL of a condition true for a row the pipeline has not synced yet (its cursor
+ *     value is above the committed position); null when every row counts as synced
  */
 record Side(
-        Reader reader, Canonical.Dialect dialect, String table, List<KeyColumn> key, String hash) {
+        Reader reader,
+        Canonical.Dialect dialect,
+        String table,
+        List<KeyColumn> key,
+        String hash,
+        String pending) {
+
+    Side(Reader reader, Canonical.Dialect dialect, String table, List<KeyColumn> key, String hash) {
+        this(reader, dialect, table, key, hash, null);
+    }
 
     /**
      * A key column.
@@ -35,8 +46,11 @@ record Side(
         }
     }
 
-    /** A row of a small range: its key and its hash. */
-    record Row(Key key, String hash) {}
+    /**
+     * A row of a small range: its key and its hash, and whether it is newer than the committed
+     * position ({@link #pending}).
+     */
+    record Row(Key key, String hash, boolean pending) {}
 
     long count() throws SQLException {
         return Long.parseLong(reader.query("SELECT count(*) FROM " + table, List.of()).get(0)[0]);
@@ -99,11 +113,13 @@ record Side(
         List<Row> rows = new ArrayList<>();
         List<String> params = new ArrayList<>();
         String where = where(range, params);
+        String flag = pending == null ? "" : ", CASE WHEN " + pending + " THEN 1 ELSE 0 END";
         for (String[] row :
                 reader.query(
-                        "SELECT " + keyColumns() + ", " + hash + " FROM " + table + where,
+                        "SELECT " + keyColumns() + ", " + hash + flag + " FROM " + table + where,
                         params)) {
-            rows.add(new Row(key(row), row[2 * key.size()]));
+            int at = 2 * key.size();
+            rows.add(new Row(key(row), row[at], pending != null && "1".equals(row[at + 1])));
         }
         return rows;
     }

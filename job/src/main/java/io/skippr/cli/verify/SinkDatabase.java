@@ -4,13 +4,17 @@ import io.skippr.cli.UsageException;
 import io.skippr.config.model.ResolvedSettings;
 import io.skippr.job.Connectors;
 import io.skippr.sinks.sql.LoadsTable;
+import io.skippr.sinks.sql.MarkerTable;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlDialect;
 import io.skippr.sinks.sql.SqlReadBack;
+import io.skippr.sinks.sql.SqlSinkSettings;
+import io.skippr.sinks.sql.WriteMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Map;
 
 /**
  * A pipeline's Postgres or DuckDB data sink, opened read-only (see {@link VerifyCommand#readOnly}):
@@ -18,6 +22,7 @@ import java.sql.SQLException;
  */
 final class SinkDatabase implements AutoCloseable {
     private final Connection connection;
+    private final SqlDatabase database;
     private final Canonical.Dialect dialect;
     private final SqlDialect sql;
     private final String schema;
@@ -25,11 +30,13 @@ final class SinkDatabase implements AutoCloseable {
 
     private SinkDatabase(
             Connection connection,
+            SqlDatabase database,
             Canonical.Dialect dialect,
             SqlDialect sql,
             String schema,
             String sink) {
         this.connection = connection;
+        this.database = database;
         this.dialect = dialect;
         this.sql = sql;
         this.schema = schema;
@@ -55,7 +62,12 @@ final class SinkDatabase implements AutoCloseable {
             throw e;
         }
         return new SinkDatabase(
-                c, dialect, database.dialect(), readBack.schema(settings), settings.entry().name());
+                c,
+                database,
+                dialect,
+                database.dialect(),
+                readBack.schema(settings),
+                settings.entry().name());
     }
 
     private static Canonical.Dialect dialect(String kind) {
@@ -77,6 +89,19 @@ final class SinkDatabase implements AutoCloseable {
 
     Destination destination() {
         return Destination.sql(connection, dialect, sql, schema);
+    }
+
+    /**
+     * Per stream, the position pipeline {@code pipeline} committed here, where its next run starts
+     * (empty in replace mode), read in the transaction the destination's rows are read in: the
+     * positions and the rows are of one snapshot.
+     */
+    Map<String, String> positions(String pipeline, WriteMode mode) throws SQLException {
+        if (mode == WriteMode.REPLACE) {
+            return Map.of();
+        }
+        return new MarkerTable(new SqlSinkSettings(pipeline, sink, schema, 0, true, mode, database))
+                .positions(connection);
     }
 
     Canonical.Dialect dialect() {

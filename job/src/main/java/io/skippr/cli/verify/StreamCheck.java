@@ -31,6 +31,11 @@ final class StreamCheck {
     private final Tally extra = new Tally();
     private final Tally duplicated = new Tally();
     private final Tally different = new Tally();
+    private final Tally notYetSynced = new Tally();
+
+    /** Of {@link #notYetSynced}, the keys the destination holds no row of (rows inserted since). */
+    private long unloaded;
+
     private long rangesCompared;
     private long rowsFetched;
 
@@ -79,7 +84,8 @@ final class StreamCheck {
                         StreamReport.Kind.of(different),
                         note,
                         true)
-                .inAppendMode(append);
+                .inAppendMode(append)
+                .withNotYetSynced(StreamReport.Kind.of(notYetSynced), unloaded);
     }
 
     /** A destination without the stream's table: every source row is missing. */
@@ -182,30 +188,45 @@ final class StreamCheck {
         src.keySet().forEach(k -> keys.put(k, k));
         dst.keySet().forEach(k -> keys.putIfAbsent(k, k));
         for (Key key : keys.values()) {
-            Side.Row want = src.get(key);
-            classify(key, want == null ? null : want.hash(), dst.get(key));
+            classify(key, src.get(key), dst.get(key));
         }
     }
 
-    private void classify(Key key, String want, List<String> have) {
+    /**
+     * A key's source row ({@code row}, null for none) against its destination rows' hashes ({@code
+     * have}, null for none). A source row newer than the committed position that the destination
+     * lacks, or holds an older version of, is not synced yet: neither missing nor different.
+     */
+    private void classify(Key key, Side.Row row, List<String> have) {
+        if (row == null) {
+            if (have != null) {
+                extra.add(key);
+            }
+            return;
+        }
+        String want = row.hash();
+        Tally unequal = row.pending() ? notYetSynced : different;
         if (have == null) {
-            missing.add(key);
-        } else if (want == null) {
-            extra.add(key);
+            if (row.pending()) {
+                notYetSynced.add(key);
+                unloaded++;
+            } else {
+                missing.add(key);
+            }
         } else if (append) {
             long equal = have.stream().filter(want::equals).count();
             if (equal > 1) {
                 duplicated.add(key);
             } else if (equal == 0) {
-                different.add(key);
+                unequal.add(key);
             }
         } else if (have.size() > 1) {
             duplicated.add(key);
             if (!have.contains(want)) {
-                different.add(key);
+                unequal.add(key);
             }
         } else if (!have.get(0).equals(want)) {
-            different.add(key);
+            unequal.add(key);
         }
     }
 }

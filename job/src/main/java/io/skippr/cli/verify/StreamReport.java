@@ -12,6 +12,11 @@ import java.util.List;
  *     --since}
  * @param append the stream is loaded in append mode, so the destination also holds older versions
  *     of its keys and the row counts need not be equal
+ * @param notYetSynced the source's keys whose row is newer than the position the pipeline committed
+ *     and that the destination lacks or holds an older version of: not synced yet, not lost; null
+ *     when unknown (change data capture: the committed position is an LSN, see {@link
+ *     #unknownSync})
+ * @param unloaded of {@code notYetSynced}, the keys the destination holds no row of
  */
 record StreamReport(
         String stream,
@@ -24,7 +29,9 @@ record StreamReport(
         String note,
         boolean verified,
         List<LoadCheck> loads,
-        boolean append) {
+        boolean append,
+        Kind notYetSynced,
+        long unloaded) {
 
     StreamReport(
             String stream,
@@ -47,20 +54,43 @@ record StreamReport(
                 note,
                 verified,
                 List.of(),
-                false);
+                false,
+                Kind.NONE,
+                0);
     }
 
     /** This report with the checks of the loads it covers. */
     StreamReport withLoads(List<LoadCheck> checks) {
-        return with(List.copyOf(checks), append);
+        return with(List.copyOf(checks), append, notYetSynced, unloaded);
     }
 
     /** This report of a stream loaded in append mode ({@code append}) or not. */
     StreamReport inAppendMode(boolean append) {
-        return with(loads, append);
+        return with(loads, append, notYetSynced, unloaded);
     }
 
-    private StreamReport with(List<LoadCheck> loads, boolean append) {
+    /**
+     * This report with the keys not synced yet, {@code unloaded} of them not in the destination.
+     */
+    StreamReport withNotYetSynced(Kind keys, long unloaded) {
+        return with(loads, append, keys, unloaded);
+    }
+
+    /**
+     * This report of a change-data-capture stream: which changes came after the committed LSN is
+     * not known, so neither is what is not synced yet.
+     */
+    StreamReport unknownSync() {
+        return verified ? with(loads, append, null, 0) : this;
+    }
+
+    /** How many keys are not synced yet; 0 when unknown. */
+    long notYetSyncedCount() {
+        return notYetSynced == null ? 0 : notYetSynced.count();
+    }
+
+    private StreamReport with(
+            List<LoadCheck> loads, boolean append, Kind notYetSynced, long unloaded) {
         return new StreamReport(
                 stream,
                 sourceRows,
@@ -72,7 +102,9 @@ record StreamReport(
                 note,
                 verified,
                 loads,
-                append);
+                append,
+                notYetSynced,
+                unloaded);
     }
 
     /** The keys of one kind: how many, and the first of them. */
@@ -97,10 +129,13 @@ record StreamReport(
                 false);
     }
 
-    /** Compared, and source and destination hold the same rows. */
+    /**
+     * Compared, and source and destination hold the same rows, but for the source's rows not synced
+     * yet.
+     */
     boolean matches() {
         return verified
-                && (append || sourceRows == destinationRows)
+                && (append || sourceRows - unloaded == destinationRows)
                 && missing.count() == 0
                 && extra.count() == 0
                 && duplicated.count() == 0

@@ -4,6 +4,7 @@ import io.skippr.core.record.DataType;
 import io.skippr.sinks.sql.SqlNames;
 import io.skippr.sinks.sql.WriteMode;
 import io.skippr.sources.postgres.ColumnInfo;
+import io.skippr.sources.postgres.CommittedCursor;
 import io.skippr.sources.postgres.TableInfo;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -27,15 +28,24 @@ final class Tables {
     private final Connection source;
     private final Destination destination;
     private final boolean softDeletes;
+    private final Map<String, String> positions;
 
     /**
      * @param softDeletes the pipeline's {@code soft_deletes}: the destination's rows marked {@link
      *     #SOFT_DELETED} stand for keys the source deleted, and are left out of the comparison
+     * @param positions per stream, the position the data sink committed, read before the
+     *     destination's rows: a cursor stream's source rows above it are not synced yet; null when
+     *     the positions are not known (change data capture, a sink that could not say)
      */
-    Tables(Connection source, Destination destination, boolean softDeletes) {
+    Tables(
+            Connection source,
+            Destination destination,
+            boolean softDeletes,
+            Map<String, String> positions) {
         this.source = source;
         this.destination = destination;
         this.softDeletes = softDeletes;
+        this.positions = positions;
     }
 
     /**
@@ -78,11 +88,16 @@ final class Tables {
                 absent.add(destination.quote(column));
             }
         }
+        CommittedCursor synced = range == null ? synced(table, progress) : null;
+        String pending = synced == null ? null : synced.pending();
         Side src =
                 new Side(
                         Reader.jdbc(source),
                         Canonical.Dialect.POSTGRES,
-                        sourceTable(table, range),
+                        synced == null
+                                ? sourceTable(table, range)
+                                // the rows the next run reads are named by this alias
+                                : sourceTable(table, null) + " AS " + CommittedCursor.ALIAS,
                         table.primaryKey().stream()
                                 .map(k -> table.column(k))
                                 .map(
@@ -90,7 +105,8 @@ final class Tables {
                                                 new Side.KeyColumn(
                                                         quote(c.name()), c.castType(), c.type()))
                                 .toList(),
-                        Canonical.rowHash(Canonical.Dialect.POSTGRES, sourceColumns, form));
+                        Canonical.rowHash(Canonical.Dialect.POSTGRES, sourceColumns, form),
+                        pending);
         boolean append = mode.of(table.streamSchema()) == WriteMode.APPEND;
         if (have == null) {
             return new StreamCheck(src, null, append, progress)
@@ -132,6 +148,29 @@ final class Tables {
                         sinkKey,
                         Canonical.rowHash(destination.dialect(), sinkColumns, form));
         return new StreamCheck(src, dst, append, progress).run(stream, dst.count(), null);
+    }
+
+    /**
+     * How far the pipeline synced {@code table}'s cursor stream, by the position its data sink
+     * committed; null without a cursor column, a known position, or a committed cursor value.
+     */
+    private CommittedCursor synced(TableInfo table, Consumer<String> progress) throws SQLException {
+        if (positions == null || table.cursorColumn() == null) {
+            return null;
+        }
+        CommittedCursor synced = CommittedCursor.of(source, table, positions.get(table.stream()));
+        if (synced.top() == null) {
+            return null;
+        }
+        progress.accept(
+                table.stream()
+                        + ": synced up to "
+                        + quote(table.cursorColumn())
+                        + " "
+                        + synced.top()
+                        + " (the committed position); source rows above it, and those of reads"
+                        + " it leaves to the next run, are not synced yet");
+        return synced;
     }
 
     /** The source table, or its rows in {@code range} (null: all of them). */

@@ -8,6 +8,7 @@ import io.skippr.config.model.ResolvedSettings;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.job.Connectors;
 import io.skippr.job.PipelineGraph;
+import io.skippr.job.StateDirs;
 import io.skippr.sinks.athenaiceberg.AthenaIcebergCatalog;
 import io.skippr.sinks.athenaiceberg.AthenaIcebergSinkFactory;
 import io.skippr.sinks.clickhouse.ClickHouseException;
@@ -73,6 +74,16 @@ public final class VerifyCommand implements Callable<Integer> {
     /** The pipeline's {@code soft_deletes}: rows marked deleted are not the source's rows. */
     private boolean softDeletes;
 
+    /**
+     * Per stream, the position the data sink committed, read before the destination's rows; null
+     * when not known (change data capture, no cursor column, a sink that could not say).
+     */
+    private Map<String, String> positions;
+
+    private ConfiguredPipeline configured;
+
+    private PostgresSourceConfig source;
+
     private static final String DUCKDB_IN_MEMORY = "jdbc:duckdb:";
 
     private static final String SINK_ADVICE = ": DuckDB lets one process at a time";
@@ -128,7 +139,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws SQLException {
-        ConfiguredPipeline configured = configs.apply(config).getPipeline(pipeline);
+        configured = configs.apply(config).getPipeline(pipeline);
         ResolvedPipeline run = configured.resolve(env);
         ResolvedSettings sourceSettings = run.dataSource();
         ResolvedSettings sinkSettings = run.dataSink();
@@ -183,7 +194,7 @@ public final class VerifyCommand implements Callable<Integer> {
         SourceContext sourceContext =
                 new SourceContext(
                         pipeline, sourceSettings.entry().name(), sourceSettings, true, Map.of());
-        PostgresSourceConfig source = PostgresSourceConfig.from(sourceContext);
+        source = PostgresSourceConfig.from(sourceContext);
         // a replication slot nobody has read for long: the pipeline is not running as it should
         PipelineGraph.serverWarnings(Connectors.source(sourceKind), sourceContext)
                 .forEach(warning -> err.println("warning: " + warning));
@@ -200,6 +211,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 } catch (InterruptedException e) {
                     throw Reader.interrupted(e);
                 }
+                positions = factoryPositions();
                 return compare(src, source, Destination.clickHouse(database), mode);
             }
         }
@@ -221,6 +233,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     }
                     loads = new SinceCheck(sink, pipeline, since);
                 }
+                // the first read of the sink's transaction: positions and rows of one snapshot
+                positions = cursorStreams() ? sink.positions(pipeline, mode) : null;
                 return compare(src, source, sink.destination(), mode, loads);
             }
         }
@@ -236,6 +250,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 FileDestination files = new FileDestination(dst, root, pipeline, format)) {
             readOnly(src, Canonical.Dialect.POSTGRES);
             readOnly(dst, Canonical.Dialect.DUCKDB);
+            positions = factoryPositions(); // before the commit log lists the files to read
             // file sinks only append: every row version once, the newest equal to the source
             return compare(src, source, files, WriteMode.APPEND);
         }
@@ -279,6 +294,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY);
                 IcebergDestination tables = new IcebergDestination(dst, catalog, namespace)) {
             readOnly(src, Canonical.Dialect.POSTGRES);
+            positions = factoryPositions(); // before any table is read
             return compare(src, source, tables, lakeMode);
         }
     }
@@ -298,14 +314,16 @@ public final class VerifyCommand implements Callable<Integer> {
             SinceCheck loads)
             throws SQLException {
         List<TableInfo> chosen = choose(PostgresTables.discover(src, source));
-        Tables pairs = new Tables(src, destination, softDeletes);
+        Tables pairs = new Tables(src, destination, softDeletes, positions);
         List<StreamReport> reports = new ArrayList<>();
         for (TableInfo table : chosen) {
             Consumer<String> progress = line -> err.println("verify: " + line);
-            reports.add(
+            StreamReport report =
                     loads == null
                             ? pairs.verify(table, mode, progress)
-                            : loads.verify(pairs, table, mode, progress));
+                            : loads.verify(pairs, table, mode, progress);
+            // a CDC position is an LSN: the changes after it are not known without the slot
+            reports.add(source.cdc() == null ? report : report.unknownSync());
         }
         out.print(
                 json
@@ -313,6 +331,33 @@ public final class VerifyCommand implements Callable<Integer> {
                         : VerifyReport.table(pipeline, reports));
         out.flush();
         return VerifyReport.allMatch(reports) ? 0 : 1;
+    }
+
+    /** Whether the pipeline reads by a cursor column: its committed positions are cursor values. */
+    private boolean cursorStreams() {
+        return source.cdc() == null && source.cursorColumn() != null;
+    }
+
+    /**
+     * The positions of a cursor pipeline's data sink as a run reads them ({@link
+     * PipelineGraph#committedPositions}); null, with a warning, when the sink cannot say.
+     */
+    private Map<String, String> factoryPositions() {
+        if (!cursorStreams()) {
+            return null;
+        }
+        try {
+            return PipelineGraph.committedPositions(
+                    configured, env, StateDirs.of(configured.config().path(), pipeline, env));
+        } catch (RuntimeException e) {
+            err.println(
+                    "warning: cannot read the positions data sink "
+                            + configured.resolve(env).dataSink().entry().name()
+                            + " committed ("
+                            + e.getMessage()
+                            + "): source rows not synced yet count as missing or different");
+            return null;
+        }
     }
 
     private List<TableInfo> choose(List<TableInfo> tables) {

@@ -10,7 +10,14 @@ import java.util.stream.Collectors;
 /** The reports of a verify run as a person reads them, or as one JSON document for monitors. */
 final class VerifyReport {
     private static final String[] HEADER = {
-        "stream", "source rows", "destination rows", "missing", "extra", "duplicated", "different"
+        "stream",
+        "source rows",
+        "destination rows",
+        "missing",
+        "extra",
+        "duplicated",
+        "different",
+        "not yet synced"
     };
 
     private VerifyReport() {}
@@ -32,9 +39,12 @@ final class VerifyReport {
                                 Long.toString(r.missing().count()),
                                 Long.toString(r.extra().count()),
                                 Long.toString(r.duplicated().count()),
-                                Long.toString(r.different().count())
+                                Long.toString(r.different().count()),
+                                r.notYetSynced() == null
+                                        ? "unknown"
+                                        : Long.toString(r.notYetSynced().count())
                             }
-                            : new String[] {r.stream(), "-", "-", "-", "-", "-", "-"});
+                            : new String[] {r.stream(), "-", "-", "-", "-", "-", "-", "-"});
         }
         StringBuilder out = new StringBuilder(columns(rows, i -> i > 0));
         for (StreamReport r : reports) {
@@ -45,26 +55,34 @@ final class VerifyReport {
             keys(out, r.stream(), "extra", r.extra());
             keys(out, r.stream(), "duplicated", r.duplicated());
             keys(out, r.stream(), "different", r.different());
+            if (r.notYetSynced() != null) {
+                keys(out, r.stream(), "not yet synced", r.notYetSynced());
+            }
             loads(out, r);
         }
         long differ = reports.stream().filter(r -> r.verified() && !r.matches()).count();
         long unchecked = reports.stream().filter(r -> !r.verified()).count();
+        long pending = reports.stream().mapToLong(StreamReport::notYetSyncedCount).sum();
+        String notYet =
+                pending == 0 ? "" : String.format(Locale.ROOT, "; %d rows not yet synced", pending);
         if (allMatch(reports)) {
             out.append(
                     String.format(
                             Locale.ROOT,
-                            "All %d streams of pipeline %s match.%n",
+                            "All %d streams of pipeline %s match%s.%n",
                             reports.size(),
-                            pipeline));
+                            pipeline,
+                            notYet));
         } else {
             out.append(
                     String.format(
                             Locale.ROOT,
-                            "Pipeline %s: %d of %d streams differ, %d not verified.%n",
+                            "Pipeline %s: %d of %d streams differ, %d not verified%s.%n",
                             pipeline,
                             differ,
                             reports.size(),
-                            unchecked));
+                            unchecked,
+                            notYet));
         }
         return out.toString();
     }
@@ -156,6 +174,11 @@ final class VerifyReport {
                 kind(out, "extra", r.extra());
                 kind(out, "duplicated", r.duplicated());
                 kind(out, "different", r.different());
+                if (r.notYetSynced() == null) {
+                    out.append(",\"not_yet_synced\":null");
+                } else {
+                    kind(out, "not_yet_synced", r.notYetSynced());
+                }
             }
             if (!r.loads().isEmpty()) {
                 out.append(",\"loads\":[")

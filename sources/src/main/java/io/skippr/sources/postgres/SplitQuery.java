@@ -43,13 +43,7 @@ final class SplitQuery {
         if (undecodable != null) {
             select.add(undecodable);
         }
-        List<String> where = new ArrayList<>(scope(split, params));
-        if (split.lastKey() != null) {
-            where.add(order.compare(ALIAS, split.lastKey(), ">", params));
-        }
-        if (split.late() != null) {
-            where.add(lateCommits(table, split.late(), xmax, params));
-        }
+        List<String> where = conditions(split, xmax, order, params);
         StringBuilder sql = new StringBuilder("SELECT ");
         sql.append(String.join(", ", select));
         sql.append(" FROM ").append(table.qualifiedName()).append(" AS ").append(ALIAS);
@@ -70,6 +64,22 @@ final class SplitQuery {
             sql.append(" ORDER BY ").append(order.orderBy(ALIAS));
         }
         return new SplitQuery(sql.toString(), params);
+    }
+
+    /**
+     * What a row of alias {@code src} must meet for {@code split}'s read to take it (see {@link
+     * #of}): all of these conditions; parameters go to {@code params}.
+     */
+    static List<String> conditions(
+            PostgresSplit split, Long xmax, RowOrder order, List<Object> params) {
+        List<String> where = new ArrayList<>(scope(split, params));
+        if (split.lastKey() != null) {
+            where.add(order.compare(ALIAS, split.lastKey(), ">", params));
+        }
+        if (split.late() != null) {
+            where.add(lateCommits(split.table(), split.late(), xmax, params));
+        }
+        return where;
     }
 
     /**
