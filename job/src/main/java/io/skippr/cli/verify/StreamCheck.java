@@ -7,6 +7,10 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -51,8 +55,25 @@ final class StreamCheck {
         this.progress = progress;
     }
 
-    StreamReport run(String stream, long destinationRows, String note) throws SQLException {
-        long sourceRows = source.count();
+    StreamReport run(String stream, String note) throws SQLException {
+        ExecutorService pool =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "verify destination");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        try {
+            return run(stream, note, pool);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private StreamReport run(String stream, String note, ExecutorService pool) throws SQLException {
+        Side.Summary[] all = summaries(KeyRange.ALL, pool);
+        long sourceRows = all[0].rows();
+        long destinationRows = all[1].rows();
         progress.accept(
                 stream
                         + ": "
@@ -61,7 +82,7 @@ final class StreamCheck {
                         + destinationRows
                         + " destination rows");
         if (sourceRows > 0 || destinationRows > 0) {
-            compare(stream);
+            compare(stream, all, pool);
             long nullKeys = destinationRows > 0 ? destination.nullKeys() : 0;
             if (nullKeys > 0) {
                 List<String> nulls = new ArrayList<>();
@@ -110,16 +131,21 @@ final class StreamCheck {
     /** A range still to compare, with its parent's summaries (null for the whole table). */
     private record Pending(KeyRange range, Side.Summary parentSource, Side.Summary parentSink) {}
 
-    /** Depth first, in key order, so the first keys found are the smallest. */
-    private void compare(String stream) throws SQLException {
+    /**
+     * Depth first, in key order, so the first keys found are the smallest; {@code all} holds both
+     * sides' summaries of the whole table.
+     */
+    private void compare(String stream, Side.Summary[] all, ExecutorService pool)
+            throws SQLException {
         Deque<Pending> todo = new ArrayDeque<>();
         todo.push(new Pending(KeyRange.ALL, null, null));
         long lastSaid = System.nanoTime();
         while (!todo.isEmpty()) {
             Pending next = todo.pop();
             KeyRange range = next.range();
-            Side.Summary s = source.summary(range);
-            Side.Summary d = destination.summary(range);
+            Side.Summary[] both = range == KeyRange.ALL ? all : summaries(range, pool);
+            Side.Summary s = both[0];
+            Side.Summary d = both[1];
             rangesCompared++;
             if (s.sameAs(d)) {
                 // equal: nothing more to read here
@@ -145,6 +171,33 @@ final class StreamCheck {
                                 + " rows fetched, now at key "
                                 + range);
             }
+        }
+    }
+
+    /**
+     * Both sides' summaries of {@code range}, {source, destination}: the destination's on {@code
+     * pool}'s thread while this one reads the source's (they are two databases, or two sessions of
+     * one, each with its own connection).
+     */
+    private Side.Summary[] summaries(KeyRange range, ExecutorService pool) throws SQLException {
+        Future<Side.Summary> d = pool.submit(() -> destination.summary(range));
+        Side.Summary s;
+        try {
+            s = source.summary(range);
+        } catch (SQLException | RuntimeException e) {
+            d.cancel(true);
+            throw e;
+        }
+        try {
+            return new Side.Summary[] {s, d.get()};
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while reading the destination", e);
         }
     }
 

@@ -147,7 +147,7 @@ final class Tables {
                         destinationTable(table, have, range),
                         sinkKey,
                         Canonical.rowHash(destination.dialect(), sinkColumns, form));
-        return new StreamCheck(src, dst, append, progress).run(stream, dst.count(), null);
+        return new StreamCheck(src, dst, append, progress).run(stream, null);
     }
 
     /**
