@@ -4,6 +4,7 @@ import io.skippr.core.record.DataType;
 import java.math.BigInteger;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -96,16 +97,63 @@ record Side(
                                         + where,
                                 params)
                         .get(0);
-        long rows = Long.parseLong(row[0]);
+        return summary(row, 0);
+    }
+
+    /**
+     * The summaries of {@code parts}, the consecutive parts of {@code range} ({@link
+     * StreamCheck#parts}), in their order, read in one scan of the range: a table without an index
+     * on the key (an append destination) is scanned once, not once per part.
+     */
+    List<Summary> summaries(KeyRange range, List<KeyRange> parts) throws SQLException {
+        List<String> params = new ArrayList<>();
+        StringBuilder part = new StringBuilder("CASE WHEN ");
+        part.append(key.stream().map(c -> c.sql() + " IS NULL").collect(Collectors.joining(" OR ")))
+                .append(" THEN -1"); // counted apart, as outside every bounded range
+        for (int i = 0; i < parts.size() - 1; i++) {
+            part.append(" WHEN ")
+                    .append(compare(parts.get(i).high(), "<", "<=", 0, params))
+                    .append(" THEN ")
+                    .append(i);
+        }
+        part.append(" ELSE ").append(parts.size() - 1).append(" END");
+        String where = where(range, params);
+        Summary[] found = new Summary[parts.size()];
+        Arrays.fill(found, new Summary(0, null));
+        for (String[] row :
+                reader.query(
+                        "SELECT \"part\", count(*), "
+                                + Canonical.hashSums(dialect, "\"h\"")
+                                + " FROM (SELECT "
+                                + part
+                                + " AS \"part\", "
+                                + hash
+                                + " AS \"h\" FROM "
+                                + table
+                                + where
+                                + ") q GROUP BY \"part\"",
+                        params)) {
+            int i = Integer.parseInt(row[0]);
+            if (i >= 0) {
+                found[i] = summary(row, 1);
+            }
+        }
+        return List.of(found);
+    }
+
+    /** The summary in {@code row} from column {@code at} on: the count, then the sums. */
+    private Summary summary(String[] row, int at) {
+        long rows = Long.parseLong(row[at]);
         if (rows == 0) {
             return new Summary(0, null); // an empty sum is NULL on some databases, 0 on others
         }
         if (dialect == Canonical.Dialect.CLICKHOUSE) {
             // its sums are of the hash's first 32 bits and of the next 28, apart (no 128-bit sum)
-            BigInteger sum = new BigInteger(row[1]).shiftLeft(28).add(new BigInteger(row[2]));
+            BigInteger sum =
+                    new BigInteger(row[at + 1]).shiftLeft(28).add(new BigInteger(row[at + 2]));
             return new Summary(rows, sum.toString());
         }
-        return new Summary(rows, row[1]);
+        return new Summary(rows, row[at + 1]);
     }
 
     /** Every row of {@code range}: only ever asked of ranges of a few hundred rows. */

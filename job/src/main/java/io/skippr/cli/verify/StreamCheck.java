@@ -128,8 +128,15 @@ final class StreamCheck {
                 true);
     }
 
-    /** A range still to compare, with its parent's summaries (null for the whole table). */
-    private record Pending(KeyRange range, Side.Summary parentSource, Side.Summary parentSink) {}
+    /**
+     * A range still to compare: its own summaries, {source, destination}, and its parent's (null
+     * for the whole table).
+     */
+    private record Pending(
+            KeyRange range,
+            Side.Summary[] summaries,
+            Side.Summary parentSource,
+            Side.Summary parentSink) {}
 
     /**
      * Depth first, in key order, so the first keys found are the smallest; {@code all} holds both
@@ -138,14 +145,13 @@ final class StreamCheck {
     private void compare(String stream, Side.Summary[] all, ExecutorService pool)
             throws SQLException {
         Deque<Pending> todo = new ArrayDeque<>();
-        todo.push(new Pending(KeyRange.ALL, null, null));
+        todo.push(new Pending(KeyRange.ALL, all, null, null));
         long lastSaid = System.nanoTime();
         while (!todo.isEmpty()) {
             Pending next = todo.pop();
             KeyRange range = next.range();
-            Side.Summary[] both = range == KeyRange.ALL ? all : summaries(range, pool);
-            Side.Summary s = both[0];
-            Side.Summary d = both[1];
+            Side.Summary s = next.summaries()[0];
+            Side.Summary d = next.summaries()[1];
             rangesCompared++;
             if (s.sameAs(d)) {
                 // equal: nothing more to read here
@@ -156,8 +162,9 @@ final class StreamCheck {
                 Side bigger = s.rows() >= d.rows() ? source : destination;
                 long rows = Math.max(s.rows(), d.rows());
                 List<KeyRange> parts = parts(range, bigger.cuts(range, rows, FANOUT));
+                List<Side.Summary[]> summaries = summaries(range, parts, pool);
                 for (int i = parts.size() - 1; i >= 0; i--) {
-                    todo.push(new Pending(parts.get(i), s, d));
+                    todo.push(new Pending(parts.get(i), summaries.get(i), s, d));
                 }
             }
             if (System.nanoTime() - lastSaid > PROGRESS_NANOS) {
@@ -180,16 +187,33 @@ final class StreamCheck {
      * one, each with its own connection).
      */
     private Side.Summary[] summaries(KeyRange range, ExecutorService pool) throws SQLException {
-        Future<Side.Summary> d = pool.submit(() -> destination.summary(range));
-        Side.Summary s;
+        List<Side.Summary[]> one = both(side -> List.of(side.summary(range)), pool);
+        return one.get(0);
+    }
+
+    /** Both sides' summaries of {@code parts} of {@code range}, one scan of it each, as above. */
+    private List<Side.Summary[]> summaries(
+            KeyRange range, List<KeyRange> parts, ExecutorService pool) throws SQLException {
+        return both(side -> side.summaries(range, parts), pool);
+    }
+
+    /** What {@code read} reads of each side, {source, destination} per entry. */
+    private List<Side.Summary[]> both(SideRead read, ExecutorService pool) throws SQLException {
+        Future<List<Side.Summary>> d = pool.submit(() -> read.of(destination));
+        List<Side.Summary> s;
         try {
-            s = source.summary(range);
+            s = read.of(source);
         } catch (SQLException | RuntimeException e) {
             d.cancel(true);
             throw e;
         }
         try {
-            return new Side.Summary[] {s, d.get()};
+            List<Side.Summary> dst = d.get();
+            List<Side.Summary[]> pairs = new ArrayList<>();
+            for (int i = 0; i < s.size(); i++) {
+                pairs.add(new Side.Summary[] {s.get(i), dst.get(i)});
+            }
+            return pairs;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SQLException sql) {
                 throw sql;
@@ -199,6 +223,11 @@ final class StreamCheck {
             Thread.currentThread().interrupt();
             throw new SQLException("interrupted while reading the destination", e);
         }
+    }
+
+    /** Summaries read of one side. */
+    private interface SideRead {
+        List<Side.Summary> of(Side side) throws SQLException;
     }
 
     /**
