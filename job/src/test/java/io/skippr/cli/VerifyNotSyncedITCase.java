@@ -77,6 +77,15 @@ class VerifyNotSyncedITCase {
         assertUnsynced();
     }
 
+    /** An Iceberg destination: the position through the sink's positions reader. */
+    @Test
+    void skipprLake() throws Exception {
+        config("    SkipprLake:\n      warehouse: '" + dir.resolve("lake") + "'\n");
+        syncAroundOpenTransaction();
+        changeSource();
+        assertUnsynced();
+    }
+
     private interface Destination {
         Connection connect() throws SQLException;
     }
