@@ -71,16 +71,19 @@ class VerifyNotSyncedITCase {
 
     @Test
     void localFile() throws Exception {
-        config("    LocalFile:\n      path: " + dir.resolve("files") + "\n");
-        syncAroundOpenTransaction();
-        changeSource();
-        assertUnsynced();
+        checkThroughPositionsReader("    LocalFile:\n      path: " + dir.resolve("files") + "\n");
     }
 
-    /** An Iceberg destination: the position through the sink's positions reader. */
+    /** An Iceberg destination. */
     @Test
     void skipprLake() throws Exception {
-        config("    SkipprLake:\n      warehouse: '" + dir.resolve("lake") + "'\n");
+        checkThroughPositionsReader(
+                "    SkipprLake:\n      warehouse: '" + dir.resolve("lake") + "'\n");
+    }
+
+    /** A sink {@code sinkYaml} whose position verify reads through the sink's positions reader. */
+    private void checkThroughPositionsReader(String sinkYaml) throws Exception {
+        config(sinkYaml);
         syncAroundOpenTransaction();
         changeSource();
         assertUnsynced();

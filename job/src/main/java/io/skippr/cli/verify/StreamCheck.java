@@ -71,7 +71,7 @@ final class StreamCheck {
     }
 
     private StreamReport run(String stream, String note, ExecutorService pool) throws SQLException {
-        Side.Summary[] all = summaries(KeyRange.ALL, pool);
+        Side.Summary[] all = both(side -> List.of(side.summary(KeyRange.ALL)), pool).get(0);
         long sourceRows = all[0].rows();
         long destinationRows = all[1].rows();
         progress.accept(
@@ -181,23 +181,17 @@ final class StreamCheck {
         }
     }
 
-    /**
-     * Both sides' summaries of {@code range}, {source, destination}: the destination's on {@code
-     * pool}'s thread while this one reads the source's (they are two databases, or two sessions of
-     * one, each with its own connection).
-     */
-    private Side.Summary[] summaries(KeyRange range, ExecutorService pool) throws SQLException {
-        List<Side.Summary[]> one = both(side -> List.of(side.summary(range)), pool);
-        return one.get(0);
-    }
-
     /** Both sides' summaries of {@code parts} of {@code range}, one scan of it each, as above. */
     private List<Side.Summary[]> summaries(
             KeyRange range, List<KeyRange> parts, ExecutorService pool) throws SQLException {
         return both(side -> side.summaries(range, parts), pool);
     }
 
-    /** What {@code read} reads of each side, {source, destination} per entry. */
+    /**
+     * What {@code read} reads of each side, {source, destination} per entry: the destination's on
+     * {@code pool}'s thread while this one reads the source's (two databases, or two sessions of
+     * one, each with its own connection).
+     */
     private List<Side.Summary[]> both(SideRead read, ExecutorService pool) throws SQLException {
         Future<List<Side.Summary>> d = pool.submit(() -> read.of(destination));
         List<Side.Summary> s;

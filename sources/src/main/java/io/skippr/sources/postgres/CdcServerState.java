@@ -115,12 +115,12 @@ final class CdcServerState implements SourceServerState {
         if (cdc.committed() == null) {
             return;
         }
-        List<TableInfo> tables = SplitPlanner.discover(config, 1).tables();
-        long lsn = CdcPositions.committed(cdc.committed().get(), tables, cdc.slot());
-        if (lsn <= 0) {
-            return;
-        }
         try (Connection c = connection.connect()) {
+            List<TableInfo> tables = PostgresTables.discover(c, config);
+            long lsn = CdcPositions.committed(cdc.committed().get(), tables, cdc.slot());
+            if (lsn <= 0) {
+                return;
+            }
             Optional<SlotAdvance.Moved> moved = SlotAdvance.to(c, cdc.slot(), lsn, RELEASE_WAIT);
             if (moved.isEmpty()) {
                 LOG.info("Did not move {}: it is missing or being read", slotOn());
