@@ -1,15 +1,21 @@
 package io.skippr.sinks.duckdb;
 
 import io.skippr.config.Secret;
+import io.skippr.sinks.sql.MarkerTable;
+import io.skippr.sinks.sql.SqlCommittable;
 import io.skippr.sinks.sql.SqlDatabase;
 import io.skippr.sinks.sql.SqlFailureException;
+import io.skippr.sinks.sql.SqlSinkException;
+import io.skippr.sinks.sql.SqlSinkSettings;
 import io.skippr.sinks.sql.StagingLoader;
+import io.skippr.sinks.sql.WriteMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -125,6 +131,77 @@ public final class DuckDbDatabase implements SqlDatabase {
         return new DuckDbAppenderLoader(this, connection);
     }
 
+    /**
+     * {@link DuckDbRunLoader} where {@link #loadsInRunTransaction} applies and the run has not
+     * committed yet (a replay stages as usual and its commit finds the marker), else staging.
+     */
+    @Override
+    public StagingLoader loader(Connection connection, SqlSinkSettings settings, int subtask)
+            throws IOException {
+        try {
+            if (loadsInRunTransaction(settings)
+                    && !new MarkerTable(settings).boundedRunCommitted(connection, settings.run())) {
+                return new DuckDbRunLoader(this, settings, subtask);
+            }
+        } catch (SQLException e) {
+            throw failure("checking whether run " + settings.run() + " committed before", e);
+        }
+        return loader(connection);
+    }
+
+    /**
+     * Whether writers load straight into the targets in one transaction of the run ({@link
+     * RunTransaction}): a bounded append run into a local file (whose writers and commit share one
+     * process), not a deadletter sink (its commit deletes rows first), not switched off with {@code
+     * -Dskippr.duckdb.run-transaction=false} (tests of staging).
+     */
+    boolean loadsInRunTransaction(SqlSinkSettings settings) {
+        return file != null
+                && settings.bounded()
+                && settings.mode() == WriteMode.APPEND
+                && settings.deadletterRun() <= 0
+                && !"false".equals(System.getProperty("skippr.duckdb.run-transaction"));
+    }
+
+    /**
+     * The run's open transaction where its writers loaded into one, else {@code own}: also for a
+     * replay of a commit that happened (its marker says so).
+     */
+    @Override
+    public Connection committing(
+            Connection own, SqlSinkSettings settings, List<SqlCommittable> committables)
+            throws SQLException {
+        if (!settings.bounded() || committables.isEmpty()) {
+            return own;
+        }
+        Connection run =
+                RunTransaction.forCommit(this, settings, committables.get(0).parallelism());
+        if (run != null) {
+            return run;
+        }
+        if (committables.stream().anyMatch(c -> c.kind() == SqlCommittable.Kind.HELD)
+                && !new MarkerTable(settings).boundedRunCommitted(own, settings.run())) {
+            throw new SqlSinkException(
+                    "Bounded run "
+                            + settings.run()
+                            + " of pipeline "
+                            + settings.pipeline()
+                            + " loaded its rows into a transaction on "
+                            + place
+                            + " that is not open in this process any more (its writers ran in"
+                            + " another process, or it was rolled back): nothing of the run was"
+                            + " committed; run the pipeline again");
+        }
+        return own;
+    }
+
+    @Override
+    public void committed(Connection used, Connection own, SqlSinkSettings settings) {
+        if (used != own) {
+            RunTransaction.end(this, settings);
+        }
+    }
+
     /** DuckDB has no privileges: whoever can open the file for writing may do everything. */
     @Override
     public void checkAccess(Connection connection, String schema) {}
@@ -169,7 +246,6 @@ public final class DuckDbDatabase implements SqlDatabase {
         return nl < 0 ? message : message.substring(0, nl);
     }
 
-    /** Two transactions that touched the same catalog entry or rows: the later one may retry. */
     /** What DuckDB says of a row it will not take: constraint, conversion and range errors. */
     @Override
     public boolean refusesRows(SQLException e) {
@@ -179,6 +255,7 @@ public final class DuckDbDatabase implements SqlDatabase {
                 || message.startsWith("Out of Range Error");
     }
 
+    /** Two transactions that touched the same catalog entry or rows: the later one may retry. */
     @Override
     public boolean retriable(SQLException e) {
         String message = e.getMessage() == null ? "" : e.getMessage();

@@ -112,6 +112,12 @@ public final class DuckDbDialect implements SqlDialect {
         }
     }
 
+    /** Now, as a literal: {@code current_timestamp} is the start of the transaction. */
+    @Override
+    public String commitTime() {
+        return "TIMESTAMPTZ '" + java.time.Instant.now() + "'";
+    }
+
     /** CHECK, foreign key and unique constraints, NOT NULL outside the primary key. */
     @Override
     public boolean hasOwnRules(Connection c, String schema, String table) throws SQLException {

@@ -559,7 +559,8 @@ public final class CommitTransaction {
             }
             if (c.rows() > 0
                     && (c.kind() == SqlCommittable.Kind.ROWS
-                            || c.kind() == SqlCommittable.Kind.PREPARED)) {
+                            || c.kind() == SqlCommittable.Kind.PREPARED
+                            || c.kind() == SqlCommittable.Kind.HELD)) {
                 loads.merge(
                         c.stream(),
                         new LoadsTable.Load(

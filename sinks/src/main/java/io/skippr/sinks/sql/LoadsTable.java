@@ -113,28 +113,35 @@ public final class LoadsTable {
         if (rows.isEmpty()) {
             return;
         }
+        List<String> columns =
+                new ArrayList<>(
+                        List.of(
+                                "pipeline",
+                                "sink",
+                                "stream",
+                                "run",
+                                "checkpoint",
+                                "subtask",
+                                "mode",
+                                "rows",
+                                "checksum",
+                                "position_type",
+                                "position_from",
+                                "position_to"));
+        String time = dialect.commitTime();
+        if (time != null) {
+            columns.add("committed_at");
+        }
+        String values =
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?" + (time == null ? "" : ", " + time) + ")";
         StringBuilder sql =
                 new StringBuilder("INSERT INTO ")
                         .append(qualified)
                         .append(" (")
-                        .append(
-                                dialect.quoteAll(
-                                        List.of(
-                                                "pipeline",
-                                                "sink",
-                                                "stream",
-                                                "run",
-                                                "checkpoint",
-                                                "subtask",
-                                                "mode",
-                                                "rows",
-                                                "checksum",
-                                                "position_type",
-                                                "position_from",
-                                                "position_to")))
+                        .append(dialect.quoteAll(columns))
                         .append(") VALUES");
         for (int i = 0; i < rows.size(); i++) {
-            sql.append(i == 0 ? " " : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            sql.append(i == 0 ? " " : ", ").append(values);
         }
         try (PreparedStatement st = c.prepareStatement(sql.toString())) {
             int p = 0;

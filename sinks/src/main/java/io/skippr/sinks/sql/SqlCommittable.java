@@ -15,7 +15,7 @@ import io.skippr.core.record.StreamSchema;
  * @param seq the staging table's number within the epoch (-1 when there is none)
  * @param schema the rows' schema (null for {@link Kind#END})
  * @param staging the staging table's name for {@link Kind#ROWS}, the prepared transaction's id for
- *     {@link Kind#PREPARED}, else null
+ *     {@link Kind#PREPARED}, the run for {@link Kind#HELD}, else null
  * @param cursor the highest cursor value in the staged rows, as text, or null; for {@link
  *     Kind#END}, the read positions of the subtask's input ({@link MarkerTable#READ})
  * @param cursorType the cursor column's type kind, or null; {@link MarkerTable#READ} for an end
@@ -119,7 +119,12 @@ public record SqlCommittable(
         SCHEMA,
         END,
         /** Rows in the target already, inside a prepared transaction the commit commits. */
-        PREPARED
+        PREPARED,
+        /**
+         * Rows in the target already, inside the bounded run's one open transaction, which the
+         * run's commit continues and commits ({@link SqlDatabase#committing}).
+         */
+        HELD
     }
 
     /** The staging's column that says a row deletes its key. */

@@ -97,7 +97,14 @@ public final class SqlCommitter implements Committer<SqlCommittable> {
         List<SqlCommittable> committables =
                 requests.stream().map(CommitRequest::getCommittable).toList();
         try {
-            boolean done = transaction.commit(connection(), committables);
+            Connection own = connection();
+            Connection on = settings.database().committing(own, settings, committables);
+            boolean done;
+            try {
+                done = transaction.commit(on, committables);
+            } finally {
+                settings.database().committed(on, own, settings);
+            }
             if (!done) {
                 requests.forEach(CommitRequest::signalAlreadyCommitted);
             }

@@ -28,6 +28,20 @@ public interface SqlDatabase extends Serializable {
     StagingLoader loader(Connection connection) throws IOException;
 
     /**
+     * The connection a commit of {@code committables} runs on: {@code own}, or, for a bounded run
+     * whose writers loaded into one open transaction ({@link SqlCommittable.Kind#HELD}, DuckDB),
+     * that transaction's, which the commit continues and commits.
+     */
+    default Connection committing(
+            Connection own, SqlSinkSettings settings, List<SqlCommittable> committables)
+            throws SQLException {
+        return own;
+    }
+
+    /** After the commit on {@code used} (done or failed): ends what {@link #committing} opened. */
+    default void committed(Connection used, Connection own, SqlSinkSettings settings) {}
+
+    /**
      * The loader for writer {@code subtask} of a run with {@code settings}: by default {@link
      * #loader(Connection)}; a database with a faster path for some runs (PostgreSQL: COPY into the
      * target inside a prepared transaction) returns that where it applies.

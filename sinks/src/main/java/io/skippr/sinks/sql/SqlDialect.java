@@ -94,6 +94,16 @@ public interface SqlDialect extends Serializable {
     }
 
     /**
+     * The value {@code _skippr_loads.committed_at} gets as SQL, or null for the column's default
+     * (the database's time of the commit's transaction). DuckDB's default is the start of the
+     * transaction, which a bounded run's commit shares with its writers' loads, so it gives this
+     * machine's time now.
+     */
+    default String commitTime() {
+        return null;
+    }
+
+    /**
      * Whether DDL runs inside a transaction. Snowflake's does not: a DDL statement commits the open
      * transaction first and then commits itself, so a commit makes its DDL (schema, marker table,
      * staging and target tables, new columns) before its transaction begins, and drops staging

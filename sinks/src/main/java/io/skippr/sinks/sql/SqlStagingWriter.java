@@ -353,9 +353,15 @@ public final class SqlStagingWriter
     private SqlCommittable finish(Segment segment) {
         StreamSchema schema = segment.schema();
         String prepared = loader.preparedAs(segment.table);
+        SqlCommittable.Kind kind =
+                prepared == null
+                        ? SqlCommittable.Kind.ROWS
+                        : loader.heldInRunTransaction()
+                                ? SqlCommittable.Kind.HELD
+                                : SqlCommittable.Kind.PREPARED;
         SqlCommittable rows =
                 new SqlCommittable(
-                        prepared == null ? SqlCommittable.Kind.ROWS : SqlCommittable.Kind.PREPARED,
+                        kind,
                         settings.run(),
                         subtask,
                         parallelism,
@@ -419,7 +425,11 @@ public final class SqlStagingWriter
         }
         // a prepared transaction takes this subtask's marker row along (DESIGN §6)
         loader.finish(marker);
-        if (out.stream().anyMatch(c -> c.kind() == SqlCommittable.Kind.PREPARED)) {
+        if (out.stream()
+                .anyMatch(
+                        c ->
+                                c.kind() == SqlCommittable.Kind.PREPARED
+                                        || c.kind() == SqlCommittable.Kind.HELD)) {
             failures.reached(io.skippr.core.spi.FailPoint.Stage.AFTER_PREPARE);
         }
         batch++;

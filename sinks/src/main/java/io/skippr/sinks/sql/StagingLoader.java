@@ -42,6 +42,15 @@ public interface StagingLoader extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Whether the rows {@link #preparedAs} names are held in the run's one open transaction, which
+     * its commit continues and commits ({@link SqlCommittable.Kind#HELD}, DuckDB), rather than in a
+     * prepared transaction of the writer's own ({@link SqlCommittable.Kind#PREPARED}).
+     */
+    default boolean heldInRunTransaction() {
+        return false;
+    }
+
     @Override
     void close() throws IOException;
 }
