@@ -1,13 +1,19 @@
 package io.skippr.cli.verify;
 
+import io.skippr.cli.UsageException;
 import io.skippr.core.naming.Names;
 import io.skippr.core.record.DataType;
 import io.skippr.sinks.files.CommitLog;
 import io.skippr.sinks.files.FileFormat;
+import io.skippr.sinks.files.FileSinkException;
+import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.JsonText;
 import io.skippr.sinks.files.LocalFileStore;
 import io.skippr.sources.postgres.ColumnInfo;
 import io.skippr.sources.postgres.TableInfo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,15 +23,19 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * A LocalFile data sink's files, read by an embedded in-memory DuckDB: each stream is a view over
- * the files its pipeline's commit log lists as committed (files of a run that did not complete, or
- * still staged, are never read). The log is read once, so the files compared are those committed
- * when verify started. Parquet is read by {@code read_parquet}; CSV by {@code read_csv} as texts
- * and JSONL copied in as texts ({@link JsonlTable}), both then typed from the source's schema
- * ({@link TextColumns}).
+ * A file data sink's files (LocalFile, S3, GCS, AzureBlob, SFTP), read by an embedded in-memory
+ * DuckDB: each stream is a view over the files its pipeline's commit log lists as committed (files
+ * of a run that did not complete, or still staged, are never read). The log is read once, so the
+ * files compared are those committed when verify started. A local folder's files are read where
+ * they are; a remote store's are downloaded first, a stream's at a time, one file at a time
+ * streamed to disk, into a temporary folder removed at {@link #close} (the previous stream's copies
+ * are removed when the next stream's are downloaded). Parquet is read by {@code read_parquet}; CSV
+ * by {@code read_csv} as texts and JSONL copied in as texts ({@link JsonlTable}), both then typed
+ * from the source's schema ({@link TextColumns}).
  */
 final class FileDestination extends EmbeddedDuckDbDestination implements AutoCloseable {
     /**
@@ -35,24 +45,52 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
      */
     private static final int MAX_CSV_RECORD = 16 << 20;
 
-    private final Path root;
+    private static final long PROGRESS_NANOS = 5_000_000_000L;
+
+    private final FileStore store;
+    private final String sink;
     private final FileFormat format;
     private final List<String> committed;
     private final SpillFolder spill;
+    private final Consumer<String> progress;
+
+    /** The stream whose files {@link #copies} are, or null. */
+    private String filesOf;
+
+    private List<Path> copies;
 
     /**
+     * Reads the commit log; a store that cannot be read is a configuration error naming {@code
+     * sink} and the store's own words.
+     *
      * @param duckDb an in-memory DuckDB connection the views are created in
-     * @param root the sink's folder
+     * @param sink the sink's entry and kind, for messages: {@code data_sinks.files (S3)}
+     * @param progress where lines about long downloads go
      */
-    FileDestination(Connection duckDb, Path root, String pipeline, FileFormat format)
+    FileDestination(
+            Connection duckDb,
+            FileStore store,
+            String sink,
+            String pipeline,
+            FileFormat format,
+            Consumer<String> progress)
             throws SQLException {
         super(duckDb);
-        this.root = root;
+        this.store = store;
+        this.sink = sink;
         this.format = format;
-        this.committed = new CommitLog(new LocalFileStore(root), pipeline).committedKeys();
-        // JSONL rows are copied into DuckDB, which spills beyond its memory limit
+        this.progress = progress;
+        try {
+            this.committed = new CommitLog(store, pipeline).committedKeys();
+        } catch (FileSinkException e) {
+            throw unreadable(e.getMessage());
+        }
+        // JSONL rows are copied into DuckDB, which spills beyond its memory limit; a remote
+        // store's files are downloaded there
         this.spill =
-                format == FileFormat.JSONL ? new SpillFolder(duckDb, "skippr-verify-jsonl-") : null;
+                format == FileFormat.JSONL || !(store instanceof LocalFileStore)
+                        ? new SpillFolder(duckDb, "skippr-verify-files-")
+                        : null;
     }
 
     /** JSONL writes a JSON value that is JSON's null as it writes a NULL: both compare as NULL. */
@@ -61,10 +99,15 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
         return format == FileFormat.JSONL ? new Canonical.Form(true, false, true) : super.form();
     }
 
-    /** The stream's folder, as messages name it. */
+    /**
+     * The stream's folder, as messages name it: its path in a local folder, else its folder in the
+     * store ({@code mixed/ in gs://bucket/prefix}).
+     */
     @Override
     public String table(String stream) {
-        return root.resolve(folder(stream)).toString();
+        return store instanceof LocalFileStore local
+                ? local.path(folder(stream)).toString()
+                : folder(stream) + "/ in " + store.describe();
     }
 
     @Override
@@ -138,15 +181,99 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
         return describe(stream);
     }
 
-    /** The stream's committed files of the sink's format, compressed or not. */
-    private List<Path> files(String stream) {
+    /**
+     * The stream's committed files of the sink's format, compressed or not, as local files: where
+     * they are in a local folder, else downloaded. A file the log lists that the store lacks is
+     * left out, with a line saying so: its rows count as missing.
+     */
+    private List<Path> files(String stream) throws SQLException {
+        if (stream.equals(filesOf)) {
+            return copies;
+        }
         String prefix = folder(stream) + "/";
         String extension = "." + format.extension();
-        return committed.stream()
-                .filter(k -> k.startsWith(prefix))
-                .filter(k -> k.endsWith(extension) || k.endsWith(extension + ".gz"))
-                .map(root::resolve)
-                .toList();
+        List<String> keys =
+                committed.stream()
+                        .filter(k -> k.startsWith(prefix))
+                        .filter(k -> k.endsWith(extension) || k.endsWith(extension + ".gz"))
+                        .toList();
+        List<Path> files = new ArrayList<>();
+        if (store instanceof LocalFileStore local) {
+            for (String key : keys) {
+                Path file = local.path(key);
+                if (Files.exists(file)) {
+                    files.add(file);
+                } else {
+                    absent(stream, key);
+                }
+            }
+        } else {
+            files = download(stream, keys);
+        }
+        filesOf = stream;
+        copies = files;
+        return files;
+    }
+
+    /** Downloads {@code keys} into the spill folder, in place of the previous stream's copies. */
+    private List<Path> download(String stream, List<String> keys) throws SQLException {
+        Path folder = spill.path().resolve("files");
+        SpillFolder.delete(folder); // the previous stream's: its comparison is over
+        List<Path> files = new ArrayList<>();
+        if (keys.isEmpty()) {
+            return files;
+        }
+        progress.accept(
+                stream
+                        + ": downloading "
+                        + keys.size()
+                        + " committed files from "
+                        + store.describe());
+        long bytes = 0;
+        long lastSaid = System.nanoTime();
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            Path copy = folder.resolve(key);
+            try {
+                Files.createDirectories(copy.getParent());
+                store.download(key, copy);
+                bytes += Files.size(copy);
+            } catch (NoSuchFileException e) {
+                absent(stream, key);
+                continue;
+            } catch (IOException e) {
+                throw unreadable(new FileSinkException("download from", store, e).getMessage());
+            }
+            files.add(copy);
+            if (System.nanoTime() - lastSaid > PROGRESS_NANOS) {
+                lastSaid = System.nanoTime();
+                progress.accept(
+                        stream
+                                + ": downloaded "
+                                + (i + 1)
+                                + " of "
+                                + keys.size()
+                                + " files ("
+                                + bytes / (1 << 20)
+                                + " MiB)");
+            }
+        }
+        return files;
+    }
+
+    private void absent(String stream, String key) {
+        progress.accept(
+                stream
+                        + ": "
+                        + key
+                        + " is listed by the commit log but not in "
+                        + store.describe()
+                        + ": its rows are not read");
+    }
+
+    /** The store cannot be read: a configuration error (exit 2). */
+    private UsageException unreadable(String why) {
+        return new UsageException("cannot read the data sink " + sink + ": " + why);
     }
 
     /** {@code files} as a DuckDB list of texts. */
@@ -166,11 +293,17 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
         return Names.snake(stream);
     }
 
-    /** Removes the spill folder of JSONL rows. */
+    /** Removes the spill folder (JSONL rows, downloaded files) and closes the store's client. */
     @Override
     public void close() {
-        if (spill != null) {
-            spill.close();
+        try {
+            store.close();
+        } catch (IOException e) {
+            // nothing was written through it
+        } finally {
+            if (spill != null) {
+                spill.close();
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ import java.util.stream.Stream;
 
 /**
  * The temporary folder an embedded, in-memory DuckDB spills to beyond its memory limit when verify
- * copies a destination's rows into it; removed at {@link #close}.
+ * copies a destination's rows into it, and where a remote file sink's files are downloaded to be
+ * read; removed at {@link #close}.
  */
 final class SpillFolder implements AutoCloseable {
     private final Path path;
@@ -29,9 +30,22 @@ final class SpillFolder implements AutoCloseable {
         }
     }
 
+    /** The folder itself. */
+    Path path() {
+        return path;
+    }
+
     @Override
     public void close() {
-        try (Stream<Path> paths = Files.walk(path)) {
+        delete(path);
+    }
+
+    /** Removes {@code folder} and everything in it, if it exists; a file that stays is left. */
+    static void delete(Path folder) {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(folder)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // a temporary folder left behind
