@@ -83,6 +83,11 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
         try {
             this.committed = new CommitLog(store, pipeline).committedKeys();
         } catch (FileSinkException e) {
+            try {
+                store.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
             throw unreadable(e.getMessage());
         }
         // JSONL rows are copied into DuckDB, which spills beyond its memory limit; a remote
@@ -233,7 +238,12 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
         long lastSaid = System.nanoTime();
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
-            Path copy = folder.resolve(key);
+            Path copy = folder.resolve(key).normalize();
+            if (!copy.startsWith(folder)) {
+                // the sink names files <stream folder>/<name>; no copy lands outside the folder
+                throw unreadable(
+                        "its commit log lists " + key + ", not a file name the sink writes");
+            }
             try {
                 Files.createDirectories(copy.getParent());
                 store.download(key, copy);
