@@ -12,8 +12,7 @@ import java.util.stream.Stream;
 
 /**
  * The temporary folder an embedded, in-memory DuckDB spills to beyond its memory limit when verify
- * copies a destination's rows into it, and where a remote file sink's files are downloaded to be
- * read; removed at {@link #close}.
+ * copies a destination's rows into it; removed at {@link #close}.
  */
 final class SpillFolder implements AutoCloseable {
     private final Path path;
@@ -28,11 +27,6 @@ final class SpillFolder implements AutoCloseable {
         try (Statement s = duckDb.createStatement()) {
             s.execute("SET temp_directory = '" + path.toString().replace("'", "''") + "'");
         }
-    }
-
-    /** The folder itself. */
-    Path path() {
-        return path;
     }
 
     @Override

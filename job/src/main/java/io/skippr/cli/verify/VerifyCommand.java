@@ -269,14 +269,14 @@ public final class VerifyCommand implements Callable<Integer> {
                 Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY)) {
             readOnly(src, Canonical.Dialect.POSTGRES);
             positions = factoryPositions(); // before the commit log lists the files to read
-            try (FileDestination files =
-                    new FileDestination(
-                            dst,
-                            store,
-                            sink,
-                            pipeline,
-                            format,
-                            line -> err.println("verify: " + line))) {
+            try (CommittedFiles committed =
+                            new CommittedFiles(
+                                    store,
+                                    sink,
+                                    pipeline,
+                                    format,
+                                    line -> err.println("verify: " + line));
+                    FileDestination files = new FileDestination(dst, committed, format)) {
                 readOnly(dst, Canonical.Dialect.DUCKDB);
                 // file sinks only append: every row version once, the newest equal to the source
                 return compare(src, source, files, WriteMode.APPEND);
