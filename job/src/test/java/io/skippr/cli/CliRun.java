@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** One in-process run of {@code skipprd}: its exit code and what it printed. */
-record CliRun(int exitCode, String out, String err) {
+public record CliRun(int exitCode, String out, String err) {
 
-    static CliRun run(Path cwd, Map<String, String> env, String... args) {
+    public static CliRun run(Path cwd, Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code =
@@ -36,7 +36,7 @@ record CliRun(int exitCode, String out, String err) {
         return run(cwd, Map.of(), args);
     }
 
-    String all() {
+    public String all() {
         return out + err;
     }
 }

@@ -114,6 +114,24 @@ class VerifyFileITCase {
         CliRun broken = verify();
         assertThat(broken.exitCode()).as(broken.all()).isEqualTo(1);
         assertThat(broken.out()).isEqualTo(VerifyCli.MIXED_BROKEN);
+
+        // committed files gone: each named on stderr, their rows missing (DuckDB failed before)
+        for (String file : committed) {
+            Files.delete(Path.of(file));
+        }
+        CliRun gone = verify();
+        assertThat(gone.exitCode()).as(gone.all()).isEqualTo(1);
+        assertThat(gone.out()).isEqualTo(allMissing());
+        Path out = dir.resolve("out");
+        for (String file : committed) {
+            assertThat(gone.err())
+                    .contains(
+                            "verify: mixed: "
+                                    + out.relativize(Path.of(file))
+                                    + " is listed by the commit log but not in "
+                                    + out
+                                    + ": its rows are not read");
+        }
     }
 
     /**
@@ -222,17 +240,20 @@ class VerifyFileITCase {
         Files.createDirectories(folder);
         CliRun never = verify();
         assertThat(never.exitCode()).as(never.all()).isEqualTo(1);
-        assertThat(never.out())
-                .isEqualTo(
-                        "stream  source rows  destination rows  missing  extra  duplicated"
-                                + "  different  not yet synced\n"
-                                + "mixed          3000                 0     3000      0"
-                                + "           0          0               0\n"
-                                + "mixed: destination table "
-                                + folder
-                                + " does not exist\n"
-                                + "mixed: missing keys: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2990"
-                                + " more\n"
-                                + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n");
+        assertThat(never.out()).isEqualTo(allMissing());
+    }
+
+    /** What verify prints when the stream's folder {@code out/mixed} holds no committed file. */
+    private String allMissing() {
+        return "stream  source rows  destination rows  missing  extra  duplicated"
+                + "  different  not yet synced\n"
+                + "mixed          3000                 0     3000      0"
+                + "           0          0               0\n"
+                + "mixed: destination table "
+                + dir.resolve("out").resolve("mixed")
+                + " does not exist\n"
+                + "mixed: missing keys: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2990"
+                + " more\n"
+                + "Pipeline mixed: 1 of 1 streams differ, 0 not verified.\n";
     }
 }

@@ -324,8 +324,8 @@ class VerifyITCase {
                                 "",
                                 "error: pipeline 'mixed' loads data_sinks.warehouse (Stdout);"
                                         + " skipprd verify reads Postgres, DuckDB, ClickHouse,"
-                                        + " LocalFile, SkipprLake and AthenaIceberg data sinks"
-                                        + " only in this version\n"));
+                                        + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake and"
+                                        + " AthenaIceberg data sinks only in this version\n"));
 
         config(duckDbSink());
         assertThat(verify("--pipeline", "mixed"))

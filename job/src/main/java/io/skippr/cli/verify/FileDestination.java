@@ -1,11 +1,8 @@
 package io.skippr.cli.verify;
 
-import io.skippr.core.naming.Names;
 import io.skippr.core.record.DataType;
-import io.skippr.sinks.files.CommitLog;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.JsonText;
-import io.skippr.sinks.files.LocalFileStore;
 import io.skippr.sources.postgres.ColumnInfo;
 import io.skippr.sources.postgres.TableInfo;
 import java.nio.file.Path;
@@ -20,12 +17,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * A LocalFile data sink's files, read by an embedded in-memory DuckDB: each stream is a view over
- * the files its pipeline's commit log lists as committed (files of a run that did not complete, or
- * still staged, are never read). The log is read once, so the files compared are those committed
- * when verify started. Parquet is read by {@code read_parquet}; CSV by {@code read_csv} as texts
- * and JSONL copied in as texts ({@link JsonlTable}), both then typed from the source's schema
- * ({@link TextColumns}).
+ * A file data sink's files (LocalFile, S3, GCS, AzureBlob, SFTP), read by an embedded in-memory
+ * DuckDB: each stream is a view over the files its pipeline's commit log lists as committed ({@link
+ * CommittedFiles}: where they are, or downloaded from a remote store). Parquet is read by {@code
+ * read_parquet}; CSV by {@code read_csv} as texts and JSONL copied in as texts ({@link
+ * JsonlTable}), both then typed from the source's schema ({@link TextColumns}).
  */
 final class FileDestination extends EmbeddedDuckDbDestination implements AutoCloseable {
     /**
@@ -35,21 +31,19 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
      */
     private static final int MAX_CSV_RECORD = 16 << 20;
 
-    private final Path root;
+    private final CommittedFiles committed;
     private final FileFormat format;
-    private final List<String> committed;
     private final SpillFolder spill;
 
     /**
      * @param duckDb an in-memory DuckDB connection the views are created in
-     * @param root the sink's folder
+     * @param committed the sink's committed files
      */
-    FileDestination(Connection duckDb, Path root, String pipeline, FileFormat format)
+    FileDestination(Connection duckDb, CommittedFiles committed, FileFormat format)
             throws SQLException {
         super(duckDb);
-        this.root = root;
+        this.committed = committed;
         this.format = format;
-        this.committed = new CommitLog(new LocalFileStore(root), pipeline).committedKeys();
         // JSONL rows are copied into DuckDB, which spills beyond its memory limit
         this.spill =
                 format == FileFormat.JSONL ? new SpillFolder(duckDb, "skippr-verify-jsonl-") : null;
@@ -64,7 +58,7 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
     /** The stream's folder, as messages name it. */
     @Override
     public String table(String stream) {
-        return root.resolve(folder(stream)).toString();
+        return committed.where(stream);
     }
 
     @Override
@@ -78,7 +72,7 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
      */
     @Override
     public Map<String, String> columns(String stream) throws SQLException {
-        List<Path> files = files(stream);
+        List<Path> files = committed.of(stream);
         if (files.isEmpty()) {
             return null;
         }
@@ -96,7 +90,7 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
             return columns(source.stream());
         }
         String stream = source.stream();
-        List<Path> files = files(stream);
+        List<Path> files = committed.of(stream);
         if (files.isEmpty()) {
             return null;
         }
@@ -138,17 +132,6 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
         return describe(stream);
     }
 
-    /** The stream's committed files of the sink's format, compressed or not. */
-    private List<Path> files(String stream) {
-        String prefix = folder(stream) + "/";
-        String extension = "." + format.extension();
-        return committed.stream()
-                .filter(k -> k.startsWith(prefix))
-                .filter(k -> k.endsWith(extension) || k.endsWith(extension + ".gz"))
-                .map(root::resolve)
-                .toList();
-    }
-
     /** {@code files} as a DuckDB list of texts. */
     private static String list(List<Path> files) {
         return files.stream()
@@ -160,10 +143,6 @@ final class FileDestination extends EmbeddedDuckDbDestination implements AutoClo
         try (Statement s = duckDb.createStatement()) {
             s.execute("CREATE OR REPLACE TEMP VIEW " + quote(stream) + " AS " + select);
         }
-    }
-
-    private static String folder(String stream) {
-        return Names.snake(stream);
     }
 
     /** Removes the spill folder of JSONL rows. */

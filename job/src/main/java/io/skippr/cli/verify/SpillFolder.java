@@ -31,7 +31,15 @@ final class SpillFolder implements AutoCloseable {
 
     @Override
     public void close() {
-        try (Stream<Path> paths = Files.walk(path)) {
+        delete(path);
+    }
+
+    /** Removes {@code folder} and everything in it, if it exists; a file that stays is left. */
+    static void delete(Path folder) {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(folder)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // a temporary folder left behind

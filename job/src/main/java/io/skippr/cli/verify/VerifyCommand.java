@@ -5,6 +5,7 @@ import io.skippr.config.Config;
 import io.skippr.config.ConfiguredPipeline;
 import io.skippr.config.model.ResolvedPipeline;
 import io.skippr.config.model.ResolvedSettings;
+import io.skippr.core.spi.SinkContext;
 import io.skippr.core.spi.SourceContext;
 import io.skippr.job.Connectors;
 import io.skippr.job.PipelineGraph;
@@ -14,6 +15,8 @@ import io.skippr.sinks.athenaiceberg.AthenaIcebergSinkFactory;
 import io.skippr.sinks.clickhouse.ClickHouseException;
 import io.skippr.sinks.clickhouse.ClickHouseReadBack;
 import io.skippr.sinks.files.FileFormat;
+import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.StoresFiles;
 import io.skippr.sinks.iceberg.IcebergCatalogFactory;
 import io.skippr.sinks.skipprlake.SkipprLakeCatalog;
 import io.skippr.sinks.skipprlake.SkipprLakeSinkFactory;
@@ -48,20 +51,27 @@ import picocli.CommandLine.Option;
                     + " missing, extra, duplicated or different. Reads both sides in read-only"
                     + " transactions and writes nothing.",
             "This version compares PostgreSQL data sources with Postgres, DuckDB, ClickHouse,"
-                    + " SkipprLake and AthenaIceberg data sinks and LocalFile data sinks (Parquet,"
-                    + " JSONL or CSV),"
+                    + " SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS, AzureBlob"
+                    + " and SFTP data sinks (Parquet, JSONL or CSV),"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
             "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
                     + " 2 configuration error."
         })
 public final class VerifyCommand implements Callable<Integer> {
+    /** The file-family data sinks, read from their stores ({@link StoresFiles}). */
+    static final List<String> FILE_SINKS = List.of("LocalFile", "S3", "GCS", "AzureBlob", "SFTP");
+
     static final List<String> SINKS =
             List.of(
                     "Postgres",
                     "DuckDB",
                     "ClickHouse",
                     "LocalFile",
+                    "S3",
+                    "GCS",
+                    "AzureBlob",
+                    "SFTP",
                     SkipprLakeSinkFactory.KIND,
                     AthenaIcebergSinkFactory.KIND);
 
@@ -160,8 +170,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres, DuckDB, ClickHouse, LocalFile,"
-                            + " SkipprLake or AthenaIceberg)");
+                            + " data sink it loads (Postgres, DuckDB, ClickHouse, LocalFile, S3,"
+                            + " GCS, AzureBlob, SFTP, SkipprLake or AthenaIceberg)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
         if (!SINKS.contains(sinkKind)) {
@@ -173,8 +183,8 @@ public final class VerifyCommand implements Callable<Integer> {
                             + " ("
                             + sinkKind
                             + "); skipprd verify reads Postgres, DuckDB, ClickHouse, LocalFile,"
-                            + " SkipprLake and AthenaIceberg data sinks only in this"
-                            + " version");
+                            + " S3, GCS, AzureBlob, SFTP, SkipprLake and AthenaIceberg data sinks"
+                            + " only in this version");
         }
         if (since != null) {
             Loads.parseId(since); // a usage error before anything is opened
@@ -215,8 +225,8 @@ public final class VerifyCommand implements Callable<Integer> {
                 return compare(src, source, Destination.clickHouse(database), mode);
             }
         }
-        if (sinkKind.equals("LocalFile")) {
-            return compareFiles(source, sinkSettings);
+        if (FILE_SINKS.contains(sinkKind)) {
+            return compareFiles(source, sinkSettings, sinkKind);
         }
         if (sinkKind.equals(SkipprLakeSinkFactory.KIND)
                 || sinkKind.equals(AthenaIcebergSinkFactory.KIND)) {
@@ -240,19 +250,37 @@ public final class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    /** A LocalFile sink's committed Parquet, JSONL or CSV files, read by an in-memory DuckDB. */
-    private int compareFiles(PostgresSourceConfig source, ResolvedSettings sinkSettings)
+    /**
+     * A file sink's committed Parquet, JSONL or CSV files, read by an in-memory DuckDB: where they
+     * are (LocalFile), or downloaded from the store the sink's own factory builds.
+     */
+    private int compareFiles(
+            PostgresSourceConfig source, ResolvedSettings sinkSettings, String sinkKind)
             throws SQLException {
         FileFormat format = FileFormat.of(sinkSettings.string("format").orElse("parquet"));
-        Path root = Path.of(sinkSettings.requireString("path")).toAbsolutePath();
+        String entry = sinkSettings.entry().name();
+        FileStore store =
+                ((StoresFiles) Connectors.sink(sinkKind))
+                        .files(
+                                new SinkContext(
+                                        pipeline, entry, sinkSettings, false, null, "append"));
+        String sink = "data_sinks." + entry + " (" + sinkKind + ")";
         try (Connection src = open(() -> source.connection().connect(), "data source");
-                Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY);
-                FileDestination files = new FileDestination(dst, root, pipeline, format)) {
+                Connection dst = DriverManager.getConnection(DUCKDB_IN_MEMORY)) {
             readOnly(src, Canonical.Dialect.POSTGRES);
-            readOnly(dst, Canonical.Dialect.DUCKDB);
             positions = factoryPositions(); // before the commit log lists the files to read
-            // file sinks only append: every row version once, the newest equal to the source
-            return compare(src, source, files, WriteMode.APPEND);
+            try (CommittedFiles committed =
+                            new CommittedFiles(
+                                    store,
+                                    sink,
+                                    pipeline,
+                                    format,
+                                    line -> err.println("verify: " + line));
+                    FileDestination files = new FileDestination(dst, committed, format)) {
+                readOnly(dst, Canonical.Dialect.DUCKDB);
+                // file sinks only append: every row version once, the newest equal to the source
+                return compare(src, source, files, WriteMode.APPEND);
+            }
         }
     }
 

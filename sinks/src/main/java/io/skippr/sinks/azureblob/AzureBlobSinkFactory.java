@@ -10,10 +10,12 @@ import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
+import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.StoresFiles;
 import java.util.Map;
 
 /** The AzureBlob data sink: exactly-once files in an Azure Blob Storage container. */
-public final class AzureBlobSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class AzureBlobSinkFactory implements SinkFactory, KeepsDeadletters, StoresFiles {
     @Override
     public String kind() {
         return "AzureBlob";
@@ -49,6 +51,11 @@ public final class AzureBlobSinkFactory implements SinkFactory, KeepsDeadletters
                 settings.requireString("container"),
                 settings.string("prefix").orElse(null),
                 settings.string("endpoint").orElse(null));
+    }
+
+    @Override
+    public FileStore files(SinkContext context) {
+        return store(context);
     }
 
     @Override

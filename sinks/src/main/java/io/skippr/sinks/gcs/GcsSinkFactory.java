@@ -9,6 +9,8 @@ import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
+import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.StoresFiles;
 import java.util.Map;
 
 /**
@@ -16,7 +18,7 @@ import java.util.Map;
  * key file or the application default credentials; or, with a plain-http {@code endpoint} on this
  * machine, without credentials ({@link GcsEndpoint}).
  */
-public final class GcsSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class GcsSinkFactory implements SinkFactory, KeepsDeadletters, StoresFiles {
     @Override
     public String kind() {
         return "GCS";
@@ -57,6 +59,11 @@ public final class GcsSinkFactory implements SinkFactory, KeepsDeadletters {
                 settings.string("project_id").orElse(null),
                 credentialsFile,
                 endpoint);
+    }
+
+    @Override
+    public FileStore files(SinkContext context) {
+        return store(context, context.settings());
     }
 
     @Override

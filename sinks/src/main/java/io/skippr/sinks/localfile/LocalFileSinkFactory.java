@@ -7,12 +7,14 @@ import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
+import io.skippr.sinks.files.FileStore;
 import io.skippr.sinks.files.LocalFileStore;
+import io.skippr.sinks.files.StoresFiles;
 import java.nio.file.Path;
 import java.util.Map;
 
 /** The LocalFile data sink: exactly-once files in a local folder. */
-public final class LocalFileSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class LocalFileSinkFactory implements SinkFactory, KeepsDeadletters, StoresFiles {
     @Override
     public String kind() {
         return "LocalFile";
@@ -32,6 +34,11 @@ public final class LocalFileSinkFactory implements SinkFactory, KeepsDeadletters
     private static LocalFileStore store(SinkContext context) {
         return new LocalFileStore(
                 Path.of(context.settings().requireString("path")).toAbsolutePath());
+    }
+
+    @Override
+    public FileStore files(SinkContext context) {
+        return store(context);
     }
 
     @Override

@@ -9,13 +9,15 @@ import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
+import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.StoresFiles;
 import java.util.Map;
 
 /**
  * The S3 data sink: exactly-once files in an S3 bucket or an S3-compatible store, with credentials
  * from the AWS SDK's default chain.
  */
-public final class S3SinkFactory implements SinkFactory, KeepsDeadletters {
+public final class S3SinkFactory implements SinkFactory, KeepsDeadletters, StoresFiles {
     @Override
     public String kind() {
         return "S3";
@@ -51,6 +53,11 @@ public final class S3SinkFactory implements SinkFactory, KeepsDeadletters {
                     "skippr.yml",
                     "data_sinks." + context.entry() + ".S3.endpoint: " + e.getMessage());
         }
+    }
+
+    @Override
+    public FileStore files(SinkContext context) {
+        return store(context);
     }
 
     @Override

@@ -9,13 +9,15 @@ import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.files.FileFormat;
 import io.skippr.sinks.files.FileSinks;
+import io.skippr.sinks.files.FileStore;
+import io.skippr.sinks.files.StoresFiles;
 import java.util.Map;
 
 /**
  * The SFTP data sink: exactly-once files in a folder on an SFTP server, logging in with a password
  * or a private key.
  */
-public final class SftpSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class SftpSinkFactory implements SinkFactory, KeepsDeadletters, StoresFiles {
     @Override
     public String kind() {
         return "SFTP";
@@ -51,6 +53,11 @@ public final class SftpSinkFactory implements SinkFactory, KeepsDeadletters {
                     "skippr.yml", "data_sinks." + context.entry() + ".SFTP: " + e.getMessage());
         }
         return new SftpFileStore(sftp);
+    }
+
+    @Override
+    public FileStore files(SinkContext context) {
+        return store(context);
     }
 
     @Override
