@@ -45,8 +45,8 @@ import picocli.CommandLine.Option;
         description = {
             "Compares each stream of a pipeline in its data source with its table in the data"
                     + " sink: row counts, then checksums over key ranges narrowed down to the keys"
-                    + " missing, extra, duplicated or different. Reads both sides in read-only"
-                    + " transactions and writes nothing.",
+                    + " missing, extra, duplicated or different. Reads each side in one transaction"
+                    + " (read-only where the database has them) and writes nothing.",
             "This version compares PostgreSQL data sources with Postgres, DuckDB, Redshift,"
                     + " ClickHouse, SkipprLake and AthenaIceberg data sinks and LocalFile data sinks (Parquet,"
                     + " JSONL or CSV),"
