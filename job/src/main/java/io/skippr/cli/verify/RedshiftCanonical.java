@@ -12,26 +12,34 @@ import io.skippr.core.record.DataType;
  * and the source's connection is set alike ({@link VerifyCommand#fifteenDigits}).
  */
 final class RedshiftCanonical {
+    /**
+     * Redshift's widest VARCHAR, named in every cast to text: an unsized VARCHAR is 256 bytes in a
+     * CREATE TABLE there (in an expression its size follows the input's, at most 65,535), so the
+     * width is stated rather than left to that rule.
+     */
+    static final String VARCHAR = "VARCHAR(65535)";
+
     private RedshiftCanonical() {}
+
+    static String text(String sql) {
+        return "CAST(" + sql + " AS " + VARCHAR + ")";
+    }
 
     static String value(DataType type, String column) {
         return switch (type.kind()) {
             case BOOLEAN ->
                     "CASE WHEN " + column + " THEN 't' WHEN NOT " + column + " THEN 'f' END";
-            case INT16, INT32, INT64, UUID, STRING, JSON -> Canonical.text(column);
+            case INT16, INT32, INT64, UUID, STRING, JSON -> text(column);
             case FLOAT32, FLOAT64 ->
-                    Canonical.floating(Canonical.text("CAST(" + column + " AS DOUBLE PRECISION)"));
-            case DECIMAL -> Canonical.decimal(Canonical.text(column));
+                    Canonical.floating(text("CAST(" + column + " AS DOUBLE PRECISION)"));
+            case DECIMAL -> Canonical.decimal(text(column));
             case BYTES -> "from_varbyte(" + column + ", 'hex')";
-            case DATE -> Canonical.text("DATEDIFF(day, DATE '1970-01-01', " + column + ")");
-            case TIME -> Canonical.text("DATEDIFF(microsecond, TIME '00:00:00', " + column + ")");
+            case DATE -> text("DATEDIFF(day, DATE '1970-01-01', " + column + ")");
+            case TIME -> text("DATEDIFF(microsecond, TIME '00:00:00', " + column + ")");
             case TIMESTAMP ->
-                    Canonical.text(
-                            "DATEDIFF(microsecond, TIMESTAMP '1970-01-01 00:00:00', "
-                                    + column
-                                    + ")");
+                    text("DATEDIFF(microsecond, TIMESTAMP '1970-01-01 00:00:00', " + column + ")");
             case TIMESTAMP_TZ ->
-                    Canonical.text(
+                    text(
                             "DATEDIFF(microsecond, TIMESTAMPTZ '1970-01-01 00:00:00+00', "
                                     + column
                                     + ")");
