@@ -3,6 +3,7 @@ package io.skippr.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.redshift.TestRedshift;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +54,28 @@ final class VerifyCli {
         args[4] = pipeline;
         System.arraycopy(more, 0, args, 5, more.length);
         return run(dir, args);
+    }
+
+    /**
+     * A Redshift data sink entry loading schema {@code schema} through {@code redshift}'s twin,
+     * staging in its bucket, logging in with {@code ${PG_PASSWORD}} ({@link #env}).
+     */
+    static String redshiftSink(TestRedshift redshift, String schema) {
+        return "    Redshift:\n      host: 127.0.0.1\n      port: "
+                + redshift.twin.port()
+                + "\n      user: "
+                + TestRedshift.env("SKIPPR_TEST_PG_USER")
+                + "\n      password: ${PG_PASSWORD}\n      database: "
+                + TestRedshift.env("SKIPPR_TEST_PG_DATABASE")
+                + "\n      schema: "
+                + schema
+                + "\n      ssl: false\n      s3_bucket: "
+                + redshift.bucket
+                + "\n      iam_role: arn:aws:iam::123456789012:role/skippr-twin\n      region: "
+                + TestRedshift.env("SKIPPR_TEST_S3_REGION")
+                + "\n      endpoint: "
+                + TestRedshift.env("SKIPPR_TEST_S3_ENDPOINT")
+                + "\n      path_style_access: true\n";
     }
 
     /** {@code sync --config dir/skippr.yml --pipeline PIPELINE --once}. */

@@ -323,9 +323,10 @@ class VerifyITCase {
                                 2,
                                 "",
                                 "error: pipeline 'mixed' loads data_sinks.warehouse (Stdout);"
-                                        + " skipprd verify reads Postgres, DuckDB, ClickHouse,"
-                                        + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake and"
-                                        + " AthenaIceberg data sinks only in this version\n"));
+                                        + " skipprd verify reads Postgres, DuckDB, Redshift,"
+                                        + " ClickHouse, LocalFile, S3, GCS, AzureBlob, SFTP,"
+                                        + " SkipprLake and AthenaIceberg data sinks only in this"
+                                        + " version\n"));
 
         config(duckDbSink());
         assertThat(verify("--pipeline", "mixed"))

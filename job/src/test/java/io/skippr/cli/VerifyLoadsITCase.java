@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.redshift.TestRedshift;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -75,6 +76,27 @@ class VerifyLoadsITCase {
                 "error: the DuckDB database "
                         + file
                         + " does not exist yet; run skipprd sync --pipeline shop --once first\n");
+    }
+
+    @Test
+    void redshift() throws Exception {
+        try (TestRedshift redshift = new TestRedshift()) {
+            config(VerifyCli.redshiftSink(redshift, sinkSchema));
+            check(
+                    () -> {
+                        try {
+                            return redshift.database().connect();
+                        } catch (IOException e) {
+                            throw new SQLException(e);
+                        }
+                    },
+                    "\"" + sinkSchema + "\".\"orders\"",
+                    "\"" + sinkSchema + "\".\"_skippr_loads\"",
+                    "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
+                            + sinkSchema
+                            + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
+                            + " records them; run skipprd sync --pipeline shop first\n");
+        }
     }
 
     private interface Destination {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.redshift.TestRedshift;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -71,18 +72,31 @@ class VerifyNotSyncedITCase {
 
     @Test
     void localFile() throws Exception {
-        checkThroughPositionsReader("    LocalFile:\n      path: " + dir.resolve("files") + "\n");
+        checkPending("    LocalFile:\n      path: " + dir.resolve("files") + "\n");
     }
 
     /** An Iceberg destination. */
     @Test
     void skipprLake() throws Exception {
-        checkThroughPositionsReader(
-                "    SkipprLake:\n      warehouse: '" + dir.resolve("lake") + "'\n");
+        checkPending("    SkipprLake:\n      warehouse: '" + dir.resolve("lake") + "'\n");
     }
 
-    /** A sink {@code sinkYaml} whose position verify reads through the sink's positions reader. */
-    private void checkThroughPositionsReader(String sinkYaml) throws Exception {
+    /**
+     * Redshift (its twin): the position read from its marker table in verify's transaction, as for
+     * PostgreSQL; the rows compared in Redshift's SQL.
+     */
+    @Test
+    void redshift() throws Exception {
+        try (TestRedshift redshift = new TestRedshift()) {
+            checkPending(VerifyCli.redshiftSink(redshift, sinkSchema));
+        }
+    }
+
+    /**
+     * A sink {@code sinkYaml} whose position verify reads through the sink's positions reader or
+     * its marker table, and whose rows this test does not read itself.
+     */
+    private void checkPending(String sinkYaml) throws Exception {
         config(sinkYaml);
         syncAroundOpenTransaction();
         changeSource();

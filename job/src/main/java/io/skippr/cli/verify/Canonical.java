@@ -12,12 +12,14 @@ import java.util.stream.Collectors;
  */
 final class Canonical {
     /**
-     * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB or ClickHouse sink.
+     * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB, ClickHouse or
+     * Redshift sink.
      */
     enum Dialect {
         POSTGRES,
         DUCKDB,
-        CLICKHOUSE
+        CLICKHOUSE,
+        REDSHIFT
     }
 
     /**
@@ -67,7 +69,7 @@ final class Canonical {
     private static String prefixed(Dialect dialect, String text) {
         String bytes =
                 switch (dialect) {
-                    case POSTGRES -> text("octet_length(" + text + ")");
+                    case POSTGRES, REDSHIFT -> text("octet_length(" + text + ")");
                     case DUCKDB -> text("strlen(" + text + ")");
                     // a CAST to String refuses NULL there; toString keeps it
                     case CLICKHOUSE -> "toString(length(" + text + "))";
@@ -86,6 +88,11 @@ final class Canonical {
                     "CAST(sum(('x' || substr(" + hash + ", 1, 15))::bit(60)::bigint) AS VARCHAR)";
             case DUCKDB ->
                     "CAST(sum(CAST('0x' || substr(" + hash + ", 1, 15) AS BIGINT)) AS VARCHAR)";
+            // STRTOL returns a BIGINT, whose SUM is a BIGINT there: summed as DECIMAL(38,0)
+            case REDSHIFT ->
+                    "CAST(sum(CAST(strtol(substr("
+                            + hash
+                            + ", 1, 15), 16) AS DECIMAL(38,0))) AS VARCHAR)";
             case CLICKHOUSE ->
                     "sum(reinterpretAsUInt32(reverse(unhex(substring("
                             + hash
@@ -103,6 +110,9 @@ final class Canonical {
     static String value(Dialect dialect, DataType type, String column, Form form) {
         if (dialect == Dialect.CLICKHOUSE) {
             return ClickHouseCanonical.value(type, column);
+        }
+        if (dialect == Dialect.REDSHIFT) {
+            return RedshiftCanonical.value(type, column);
         }
         boolean pg = dialect == Dialect.POSTGRES;
         return switch (type.kind()) {
@@ -150,7 +160,7 @@ final class Canonical {
                 : text("epoch_us(" + column + ")");
     }
 
-    private static String text(String sql) {
+    static String text(String sql) {
         return "CAST(" + sql + " AS VARCHAR)";
     }
 
@@ -159,7 +169,7 @@ final class Canonical {
     }
 
     /** Trailing zeros of the fraction dropped: 1234.50 and 1234.5 are one value. */
-    private static String decimal(String t) {
+    static String decimal(String t) {
         return "CASE WHEN strpos("
                 + t
                 + ", '.') > 0 THEN rtrim(rtrim("

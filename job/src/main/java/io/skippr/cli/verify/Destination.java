@@ -49,7 +49,10 @@ interface Destination {
         return declared;
     }
 
-    /** A Postgres or DuckDB data sink, read over JDBC ({@link io.skippr.sinks.sql.SqlReadBack}). */
+    /**
+     * A Postgres, DuckDB or Redshift data sink, read over JDBC ({@link
+     * io.skippr.sinks.sql.SqlReadBack}).
+     */
     static Destination sql(
             Connection connection, Canonical.Dialect dialect, SqlDialect sql, String schema) {
         SqlNames names = sql.names();
@@ -66,7 +69,8 @@ interface Destination {
 
             @Override
             public Canonical.Form form() {
-                return new Canonical.Form(dialect == Canonical.Dialect.DUCKDB, false);
+                // DuckDB keeps JSON's text as given, Redshift's VARCHAR too; PostgreSQL's is jsonb
+                return new Canonical.Form(dialect != Canonical.Dialect.POSTGRES, false);
             }
 
             @Override

@@ -80,7 +80,7 @@ final class Loads {
             String stream)
             throws SQLException {
         String text =
-                dialect == Canonical.Dialect.POSTGRES
+                dialect == Canonical.Dialect.POSTGRES || dialect == Canonical.Dialect.REDSHIFT
                         ? "to_char(\"committed_at\" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
                         : "strftime(\"committed_at\" AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S')";
         List<String> params = new ArrayList<>();

@@ -255,6 +255,7 @@ record Side(
         return switch (dialect) {
             case POSTGRES -> c.sql() + "::text";
             case DUCKDB -> "CAST(" + c.sql() + " AS VARCHAR)";
+            case REDSHIFT -> RedshiftCanonical.text(c.sql());
             case CLICKHOUSE -> "toString(" + c.sql() + ")";
         };
     }

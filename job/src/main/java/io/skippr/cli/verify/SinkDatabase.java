@@ -17,8 +17,9 @@ import java.sql.SQLException;
 import java.util.Map;
 
 /**
- * A pipeline's Postgres or DuckDB data sink, opened read-only (see {@link VerifyCommand#readOnly}):
- * the destination {@code verify} compares and {@code history} reads loads from.
+ * A pipeline's Postgres, DuckDB or Redshift data sink, read in one transaction (see {@link
+ * VerifyCommand#readOnly}): the destination {@code verify} compares and {@code history} reads loads
+ * from.
  */
 final class SinkDatabase implements AutoCloseable {
     private final Connection connection;
@@ -44,9 +45,9 @@ final class SinkDatabase implements AutoCloseable {
     }
 
     /**
-     * Opens data sink {@code settings} of kind {@code kind} (Postgres or DuckDB) of {@code
-     * pipeline}; a DuckDB file that does not exist yet, or one another process holds, is a usage
-     * error.
+     * Opens data sink {@code settings} of kind {@code kind} (Postgres, DuckDB or Redshift) of
+     * {@code pipeline}; a DuckDB file that does not exist yet, or one another process holds, is a
+     * usage error.
      */
     static SinkDatabase open(String pipeline, ResolvedSettings settings, String kind)
             throws SQLException {
@@ -71,7 +72,11 @@ final class SinkDatabase implements AutoCloseable {
     }
 
     private static Canonical.Dialect dialect(String kind) {
-        return kind.equals("DuckDB") ? Canonical.Dialect.DUCKDB : Canonical.Dialect.POSTGRES;
+        return switch (kind) {
+            case "DuckDB" -> Canonical.Dialect.DUCKDB;
+            case "Redshift" -> Canonical.Dialect.REDSHIFT;
+            default -> Canonical.Dialect.POSTGRES;
+        };
     }
 
     /** A DuckDB data sink's file must exist: verify and history never create one. */

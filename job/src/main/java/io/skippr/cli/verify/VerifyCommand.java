@@ -48,11 +48,11 @@ import picocli.CommandLine.Option;
         description = {
             "Compares each stream of a pipeline in its data source with its table in the data"
                     + " sink: row counts, then checksums over key ranges narrowed down to the keys"
-                    + " missing, extra, duplicated or different. Reads both sides in read-only"
-                    + " transactions and writes nothing.",
-            "This version compares PostgreSQL data sources with Postgres, DuckDB, ClickHouse,"
-                    + " SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS, AzureBlob"
-                    + " and SFTP data sinks (Parquet, JSONL or CSV),"
+                    + " missing, extra, duplicated or different. Reads each side in one transaction"
+                    + " (read-only where the database has them) and writes nothing.",
+            "This version compares PostgreSQL data sources with Postgres, DuckDB, Redshift,"
+                    + " ClickHouse, SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS,"
+                    + " AzureBlob and SFTP data sinks (Parquet, JSONL or CSV),"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
             "Exit codes: 0 all streams match, 1 something differs or could not be verified,"
@@ -66,6 +66,7 @@ public final class VerifyCommand implements Callable<Integer> {
             List.of(
                     "Postgres",
                     "DuckDB",
+                    "Redshift",
                     "ClickHouse",
                     "LocalFile",
                     "S3",
@@ -76,7 +77,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     AthenaIcebergSinkFactory.KIND);
 
     /** The data sinks that record loads ({@link LoadsTable}). */
-    static final List<String> LOADS = List.of("Postgres", "DuckDB");
+    static final List<String> LOADS = List.of("Postgres", "DuckDB", "Redshift");
 
     /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
     private static final String LOCKED = " is locked by another process";
@@ -123,7 +124,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     "Verify only the loads after LOAD, as skipprd history prints it (RUN, or"
                             + " RUN.CHECKPOINT of a continuous run; 0 for every recorded load): each"
                             + " load's row count and checksum, and source and destination within the"
-                            + " cursor range those loads cover. Postgres and DuckDB data sinks.")
+                            + " cursor range those loads cover. Postgres, DuckDB and Redshift data"
+                            + " sinks.")
     String since;
 
     @Option(names = "--json", description = "Print one JSON document instead of the table.")
@@ -170,8 +172,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres, DuckDB, ClickHouse, LocalFile, S3,"
-                            + " GCS, AzureBlob, SFTP, SkipprLake or AthenaIceberg)");
+                            + " data sink it loads (Postgres, DuckDB, Redshift, ClickHouse,"
+                            + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake or AthenaIceberg)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
         if (!SINKS.contains(sinkKind)) {
@@ -182,9 +184,9 @@ public final class VerifyCommand implements Callable<Integer> {
                             + sinkSettings.entry().name()
                             + " ("
                             + sinkKind
-                            + "); skipprd verify reads Postgres, DuckDB, ClickHouse, LocalFile,"
-                            + " S3, GCS, AzureBlob, SFTP, SkipprLake and AthenaIceberg data sinks"
-                            + " only in this version");
+                            + "); skipprd verify reads Postgres, DuckDB, Redshift, ClickHouse,"
+                            + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake and AthenaIceberg"
+                            + " data sinks only in this version");
         }
         if (since != null) {
             Loads.parseId(since); // a usage error before anything is opened
@@ -192,7 +194,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 throw new UsageException(
                         "--since checks the loads a data sink records in "
                                 + LoadsTable.NAME
-                                + ", which Postgres and DuckDB data sinks do; pipeline '"
+                                + ", which Postgres, DuckDB and Redshift data sinks do; pipeline '"
                                 + pipeline
                                 + "' loads data_sinks."
                                 + sinkSettings.entry().name()
@@ -236,6 +238,9 @@ public final class VerifyCommand implements Callable<Integer> {
         try (Connection src = open(() -> source.connection().connect(), "data source")) {
             readOnly(src, Canonical.Dialect.POSTGRES);
             try (SinkDatabase sink = SinkDatabase.open(pipeline, sinkSettings, sinkKind)) {
+                if (sink.dialect() == Canonical.Dialect.REDSHIFT) {
+                    fifteenDigits(src);
+                }
                 SinceCheck loads = null;
                 if (since != null) {
                     if (!sink.recordsLoads()) {
@@ -429,10 +434,27 @@ public final class VerifyCommand implements Callable<Integer> {
     }
 
     /**
+     * Doubles printed with 15 significant digits ({@code extra_float_digits} 0), as Redshift prints
+     * them: it has no shortest round-trip output, so both sides compare that text.
+     */
+    static void fifteenDigits(Connection c) throws SQLException {
+        try (var s = c.createStatement()) {
+            s.execute("SET extra_float_digits TO 0");
+        }
+    }
+
+    /**
      * Every read in one read-only transaction: PostgreSQL refuses writes in it and gives one
      * snapshot; DuckDB's file is opened read-only already and the transaction gives a snapshot.
+     * Redshift's transactions are serializable (one snapshot); its session is in UTC already
+     * (RedshiftDatabase), and verify sends it nothing but SELECTs.
      */
     static void readOnly(Connection c, Canonical.Dialect dialect) throws SQLException {
+        if (dialect == Canonical.Dialect.REDSHIFT) {
+            fifteenDigits(c);
+            c.setAutoCommit(false);
+            return;
+        }
         c.setAutoCommit(false);
         try (var s = c.createStatement()) {
             if (dialect == Canonical.Dialect.POSTGRES) {

@@ -363,4 +363,25 @@ public final class RedshiftDialect implements SqlDialect {
                 + TEXT
                 + ")";
     }
+
+    /**
+     * The loads table ({@code LoadsTable}): Redshift has no {@code now()} on its compute nodes; its
+     * {@code SYSDATE} is the start of the commit's transaction, in the session's UTC.
+     */
+    @Override
+    public String loadsTable(String qualified) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + qualified
+                + " (\"pipeline\" character varying(1024) NOT NULL,"
+                + " \"sink\" character varying(1024) NOT NULL, \"stream\" "
+                + TEXT
+                + " NOT NULL, \"run\" bigint NOT NULL, \"checkpoint\" bigint NOT NULL,"
+                + " \"subtask\" integer NOT NULL, \"mode\" character varying(16) NOT NULL,"
+                + " \"rows\" bigint NOT NULL, \"checksum\" bigint NOT NULL,"
+                + " \"position_type\" character varying(256), \"position_from\" "
+                + TEXT
+                + ", \"position_to\" "
+                + TEXT
+                + ", \"committed_at\" timestamp with time zone NOT NULL DEFAULT SYSDATE)";
+    }
 }

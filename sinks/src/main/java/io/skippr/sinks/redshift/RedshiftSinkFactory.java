@@ -8,6 +8,7 @@ import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
 import io.skippr.sinks.s3.S3Connection;
+import io.skippr.sinks.sql.SqlReadBack;
 import io.skippr.sinks.sql.SqlSinks;
 import io.skippr.sinks.staged.S3Stage;
 import java.util.Map;
@@ -17,7 +18,7 @@ import java.util.Map;
  * on S3 and one transaction per commit that COPYs exactly the staged files, applies the write mode
  * and records the marker row (see {@code docs/connectors/redshift.md}).
  */
-public final class RedshiftSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class RedshiftSinkFactory implements SinkFactory, KeepsDeadletters, SqlReadBack {
     @Override
     public String kind() {
         return "Redshift";
@@ -47,8 +48,24 @@ public final class RedshiftSinkFactory implements SinkFactory, KeepsDeadletters 
                 database(context), context, s.string("schema").orElse("public"));
     }
 
+    /**
+     * The cluster as the sink connects to it; verify only reads (Redshift has no read-only login).
+     */
+    @Override
+    public RedshiftDatabase readOnly(ResolvedSettings settings) {
+        return database(settings);
+    }
+
+    @Override
+    public String schema(ResolvedSettings settings) {
+        return settings.string("schema").orElse("public");
+    }
+
     private static RedshiftDatabase database(SinkContext context) {
-        ResolvedSettings s = context.settings();
+        return database(context.settings());
+    }
+
+    private static RedshiftDatabase database(ResolvedSettings s) {
         S3Connection s3;
         try {
             s3 =
@@ -59,7 +76,7 @@ public final class RedshiftSinkFactory implements SinkFactory, KeepsDeadletters 
         } catch (IllegalArgumentException e) {
             throw ConfigException.of(
                     "skippr.yml",
-                    "data_sinks." + context.entry() + ".Redshift.endpoint: " + e.getMessage());
+                    "data_sinks." + s.entry().name() + ".Redshift.endpoint: " + e.getMessage());
         }
         RedshiftDatabase database =
                 new RedshiftDatabase(

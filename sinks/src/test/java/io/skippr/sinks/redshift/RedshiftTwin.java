@@ -879,11 +879,13 @@ public final class RedshiftTwin implements AutoCloseable {
     }
 
     /**
-     * What PostgreSQL runs for what Redshift would: VARBYTE(n) is bytea, and a name over 63 bytes
-     * is its stand-in ({@link TwinNames}).
+     * What PostgreSQL runs for what Redshift would: VARBYTE(n) is bytea, Redshift's functions
+     * PostgreSQL lacks are their PostgreSQL expressions ({@link RedshiftFunctions}), and a name
+     * over 63 bytes is its stand-in ({@link TwinNames}).
      */
     static String rewrite(String sql) {
-        return TwinNames.forward(VARBYTE.matcher(sql).replaceAll("bytea"));
+        return TwinNames.forward(
+                RedshiftFunctions.translate(VARBYTE.matcher(sql).replaceAll("bytea")));
     }
 
     private static List<String> dataRow(Msg m) {
