@@ -690,7 +690,10 @@ class PostgresCdcITCase {
             await("the source, last row per key", this::lastPerKeyEqualsSource);
             // the keys read before the restore: those of the snapshot rows at the first point
             readBefore = firstPointKeys();
-            assertThat(readBefore).isPositive().isLessThan(250_000);
+            assertThat(readBefore)
+                    .as("the highest key of the snapshot rows at the lowest point")
+                    .isPositive()
+                    .isLessThan(250_000); // the rest was read again at a later point
             long readAgain;
             try (Connection c = source.connect()) {
                 readAgain =
