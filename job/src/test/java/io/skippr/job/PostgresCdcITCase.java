@@ -77,6 +77,9 @@ class PostgresCdcITCase {
     /** The data sink's entry; null for the test's PostgreSQL schema. */
     private String sinkYaml;
 
+    /** The continuous runs' parallelism. */
+    private int parallelism = 2;
+
     @BeforeEach
     void tables() throws Exception {
         source = new TestPostgres("skippr_cdc_");
@@ -173,6 +176,7 @@ class PostgresCdcITCase {
 
     private JobClient start(Path restore, String mode) throws Exception {
         StreamExecutionEnvironment env = TestFlink.env(true);
+        env.setParallelism(parallelism);
         Configuration checkpoints = new Configuration();
         checkpoints.set(
                 CheckpointingOptions.CHECKPOINTS_DIRECTORY,
@@ -669,6 +673,202 @@ class PostgresCdcITCase {
                                             + "\".items WHERE _skippr_op <> 'snapshot'"))
                     .containsExactly(Long.toString(changed));
         }
+    }
+
+    /**
+     * Append mode, restored from a checkpoint taken in the middle of the first snapshot: what was
+     * read before it keeps its rows (at the slot's point) and every change after that point; the
+     * rest is read again in a later snapshot, its rows at that snapshot's point, and only its later
+     * changes follow. So every change is one row, once, and the last row per key is the source's.
+     */
+    @Test
+    void appendRestoredInTheMiddleOfTheSnapshotHasEveryChangeOnce() throws Exception {
+        MiddleOfSnapshot run = restoreInTheMiddleOfTheSnapshot("append");
+        long after;
+        long readBefore;
+        try {
+            await("the source, last row per key", this::lastPerKeyEqualsSource);
+            // the keys read before the restore: those of the snapshot rows at the first point
+            readBefore = firstPointKeys();
+            assertThat(readBefore)
+                    .as("the highest key of the snapshot rows at the lowest point")
+                    .isPositive()
+                    .isLessThan(250_000); // the rest was read again at a later point
+            long readAgain;
+            try (Connection c = source.connect()) {
+                readAgain =
+                        Long.parseLong(
+                                query(
+                                                c,
+                                                "SELECT count(*) FROM \""
+                                                        + source.schema
+                                                        + "\".items WHERE id > "
+                                                        + readBefore)
+                                        .get(0));
+            }
+            // keys 1 to 250,000 at the first point: the first readBefore keys were read then
+            assertThat(count("_skippr_op = 'snapshot' AND id <= " + readBefore))
+                    .isEqualTo(readBefore);
+            assertThat(count("_skippr_op = 'snapshot' AND id > " + readBefore))
+                    .isEqualTo(readAgain);
+            assertThat(snapshotPoints()).isEqualTo(2);
+            after = changes(middleRound(3));
+            await("round 3, last row per key", this::lastPerKeyEqualsSource);
+        } finally {
+            run.job().cancel().get();
+            run.job().getJobExecutionResult().handle((r, e) -> null).get();
+        }
+        long changedBefore = run.changed().stream().filter(id -> id <= readBefore).count();
+        assertThat(count("_skippr_op <> 'snapshot'")).isEqualTo(changedBefore + after);
+        assertThat(count("_skippr_deleted IS DISTINCT FROM (_skippr_op = 'delete')")).isZero();
+        await("temporary slot dropped", () -> temporarySlots() == 0);
+    }
+
+    /** The same restore in merge mode: the destination equals the source. */
+    @Test
+    void mergeRestoredInTheMiddleOfTheSnapshotEqualsTheSource() throws Exception {
+        MiddleOfSnapshot run = restoreInTheMiddleOfTheSnapshot("merge");
+        try {
+            await("the source", this::sinkEqualsSource);
+            changes(middleRound(3));
+            await("round 3", this::sinkEqualsSource);
+            await("temporary slot dropped", () -> temporarySlots() == 0);
+        } finally {
+            run.job().cancel().get();
+            run.job().getJobExecutionResult().handle((r, e) -> null).get();
+        }
+    }
+
+    /** In append mode: the highest key of the snapshot rows at the lowest snapshot point. */
+    private long firstPointKeys() throws Exception {
+        try (Connection c = sink.connect()) {
+            String items = "\"" + sink.schema + "\".items";
+            return Long.parseLong(
+                    query(
+                                    c,
+                                    "SELECT max(id) FROM "
+                                            + items
+                                            + " WHERE _skippr_op = 'snapshot' AND _skippr_lsn ="
+                                            + " (SELECT min(_skippr_lsn) FROM "
+                                            + items
+                                            + " WHERE _skippr_op = 'snapshot')")
+                            .get(0));
+        }
+    }
+
+    /** In append mode: how many snapshot points the snapshot rows carry. */
+    private long snapshotPoints() throws Exception {
+        try (Connection c = sink.connect()) {
+            return Long.parseLong(
+                    query(
+                                    c,
+                                    "SELECT count(DISTINCT _skippr_lsn) FROM \""
+                                            + sink.schema
+                                            + "\".items WHERE _skippr_op = 'snapshot'")
+                            .get(0));
+        }
+    }
+
+    /**
+     * A restored run of the middle of the snapshot ({@link #restoreInTheMiddleOfTheSnapshot}).
+     *
+     * @param changed the keys of the rows changed while it was stopped, one per row change
+     */
+    private record MiddleOfSnapshot(JobClient job, List<Long> changed) {}
+
+    /**
+     * A continuous run of parallelism 1 over 250,000 rows (three key-range splits, read one after
+     * the other), stopped before its snapshot was read: once some of its rows are committed (a
+     * checkpoint in the middle of the snapshot completed) and while a split's COPY holds its lock
+     * on the table, another session asks for an ACCESS EXCLUSIVE lock, which waits for that read to
+     * end, and the next split's read waits behind it, so at least one split is never read. The run
+     * is cancelled (the waiting read cancelled on the server), the source changed in every split's
+     * range (inserts, updates, deletes), and the run restored from its last checkpoint.
+     */
+    private MiddleOfSnapshot restoreInTheMiddleOfTheSnapshot(String mode) throws Exception {
+        parallelism = 1;
+        source.exec(
+                "INSERT INTO items SELECT i, 'item ' || i, i * 1.5, repeat('m', i % 30)"
+                        + " FROM generate_series(3001, 250000) i");
+        String items = "\"" + source.schema + "\".items";
+        String copying =
+                "SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid"
+                        + " WHERE a.query LIKE 'COPY (SELECT %' AND l.relation = '"
+                        + items.replace("'", "''")
+                        + "'::regclass AND l.mode = 'AccessShareLock' AND l.granted = ";
+        JobClient first = start(null, mode);
+        try (Connection watch = source.connect();
+                Connection gate = source.connect()) {
+            await("some snapshot rows committed", () -> count("TRUE") > 0);
+            await("a split read", () -> !query(watch, copying + "true").isEmpty());
+            gate.setAutoCommit(false);
+            CompletableFuture<Void> locked =
+                    CompletableFuture.runAsync(
+                            () -> {
+                                try (Statement st = gate.createStatement()) {
+                                    st.execute("LOCK TABLE " + items + " IN ACCESS EXCLUSIVE MODE");
+                                } catch (SQLException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            });
+            await("a later split waiting", () -> !query(watch, copying + "false").isEmpty());
+            String held = query(watch, copying + "false").get(0);
+            locked.get();
+            first.cancel().get();
+            try (Statement st = watch.createStatement()) {
+                st.execute("SELECT pg_cancel_backend(" + held + ")"); // its task can then end
+            }
+            first.getJobExecutionResult().handle((r, e) -> null).get();
+            gate.commit();
+        } finally {
+            first.cancel().handle((r, e) -> null).get();
+        }
+        List<Long> changed = new ArrayList<>();
+        for (int round = 1; round <= 2; round++) {
+            changed.addAll(changedKeys(middleRound(round)));
+        }
+        return new MiddleOfSnapshot(start(latestCheckpoint(), mode), changed);
+    }
+
+    /** Inserts, updates and deletes in every split's key range. */
+    private static String[] middleRound(int round) {
+        return new String[] {
+            "UPDATE items SET amount = amount + "
+                    + round
+                    + ", note = 'u"
+                    + round
+                    + "' WHERE id % 997 = "
+                    + round,
+            "DELETE FROM items WHERE id % 1009 = " + round,
+            "INSERT INTO items SELECT i, 'again ' || i, "
+                    + round
+                    + ", NULL FROM generate_series(1, 250000) i WHERE i % 1009 = "
+                    + round
+                    + " AND i % 2 = 0",
+            "INSERT INTO items SELECT i, 'new ' || i, i, NULL FROM generate_series("
+                    + (300_000 + 1000 * round)
+                    + ", "
+                    + (300_099 + 1000 * round)
+                    + ") i",
+            "UPDATE items SET name = name || '+' WHERE id % 1013 = " + round
+        };
+    }
+
+    /** Runs {@code sql} in the source schema; the keys of the rows changed, one per row change. */
+    private List<Long> changedKeys(String... sql) throws Exception {
+        List<Long> keys = new ArrayList<>();
+        try (Connection c = source.connect();
+                Statement st = c.createStatement()) {
+            st.execute("SET search_path TO \"" + source.schema + "\"");
+            for (String s : sql) {
+                try (ResultSet rs = st.executeQuery(s + " RETURNING id")) {
+                    while (rs.next()) {
+                        keys.add(rs.getLong(1));
+                    }
+                }
+            }
+        }
+        return keys;
     }
 
     private long count(String where) {

@@ -22,10 +22,16 @@ import org.apache.flink.core.memory.DataOutputView;
  * @param held streams whose snapshot was not yet read and checkpointed (continuous runs): the
  *     stream stops at their first change after the consistent point, and commits no position for
  *     them, until the enumerator releases them
+ * @param rereads the parts of any table's snapshot read again after a restore, at a later point:
+ *     the stream drops their keys' changes up to it
  */
 record CdcAddedTables(
-        List<TableInfo> tables, Map<String, Long> consistentPoints, Set<String> held) {
-    static final CdcAddedTables NONE = new CdcAddedTables(List.of(), Map.of(), Set.of());
+        List<TableInfo> tables,
+        Map<String, Long> consistentPoints,
+        Set<String> held,
+        CdcRereads rereads) {
+    static final CdcAddedTables NONE =
+            new CdcAddedTables(List.of(), Map.of(), Set.of(), CdcRereads.NONE);
 
     CdcAddedTables {
         tables = List.copyOf(tables);
@@ -45,12 +51,17 @@ record CdcAddedTables(
                 stillHeld.add(table.stream());
             }
         }
-        return new CdcAddedTables(all, points, stillHeld);
+        return new CdcAddedTables(all, points, stillHeld, rereads);
     }
 
     /** With no table held. */
     CdcAddedTables released() {
-        return new CdcAddedTables(tables, consistentPoints, Set.of());
+        return new CdcAddedTables(tables, consistentPoints, Set.of(), rereads);
+    }
+
+    /** With {@code split} read again, from its progress on, at {@code point}. */
+    CdcAddedTables reread(PostgresSplit split, long point) {
+        return new CdcAddedTables(tables, consistentPoints, held, rereads.plus(split, point));
     }
 
     /** The consistent point of {@code stream}'s snapshot; 0 for a table of the first snapshot. */
@@ -65,9 +76,14 @@ record CdcAddedTables(
             out.writeLong(consistentPoint(table.stream()));
             out.writeBoolean(held.contains(table.stream()));
         }
+        rereads.write(out);
     }
 
-    static CdcAddedTables read(DataInputView in) throws IOException {
+    /**
+     * @param withRereads whether {@link #rereads} follow (not in states written before they were
+     *     kept)
+     */
+    static CdcAddedTables read(DataInputView in, boolean withRereads) throws IOException {
         int n = in.readInt();
         List<TableInfo> tables = new ArrayList<>(n);
         Map<String, Long> points = new LinkedHashMap<>();
@@ -80,7 +96,8 @@ record CdcAddedTables(
                 held.add(table.stream());
             }
         }
-        return new CdcAddedTables(tables, points, held);
+        return new CdcAddedTables(
+                tables, points, held, withRereads ? CdcRereads.read(in) : CdcRereads.NONE);
     }
 
     byte[] toBytes() throws IOException {
@@ -90,6 +107,6 @@ record CdcAddedTables(
     }
 
     static CdcAddedTables fromBytes(byte[] bytes) throws IOException {
-        return read(new DataInputDeserializer(bytes));
+        return read(new DataInputDeserializer(bytes), true);
     }
 }

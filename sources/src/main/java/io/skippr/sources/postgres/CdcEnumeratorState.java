@@ -34,7 +34,7 @@ record CdcEnumeratorState(
 
     /** The state's bytes; bump {@link #VERSION} when this changes. */
     static final class Serializer implements SimpleVersionedSerializer<CdcEnumeratorState> {
-        static final int VERSION = 2;
+        static final int VERSION = 3;
         static final Serializer INSTANCE = new Serializer();
 
         @Override
@@ -62,7 +62,7 @@ record CdcEnumeratorState(
 
         @Override
         public CdcEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-            if (version != VERSION && version != 1) {
+            if (version < 1 || version > VERSION) {
                 throw new IOException("Cannot read a CDC enumerator state of version " + version);
             }
             DataInputDeserializer in = new DataInputDeserializer(serialized);
@@ -84,7 +84,7 @@ record CdcEnumeratorState(
                     unread,
                     released,
                     in.readBoolean() ? PostgresSerde.readStrings(in) : null,
-                    CdcAddedTables.read(in));
+                    CdcAddedTables.read(in, version >= 3));
         }
     }
 }

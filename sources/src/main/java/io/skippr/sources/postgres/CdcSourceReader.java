@@ -53,6 +53,10 @@ import org.slf4j.LoggerFactory;
  * {@link CdcTablesEvent}: it drops an added table's changes that commit at or before the table's
  * snapshot point, waits at the first later one while the table is held, and commits no position for
  * a held table.
+ *
+ * <p>As it starts, the reader gives the snapshot splits of its restored state back to the
+ * enumerator ({@link SnapshotSplitsReturned}), which reads them again in a later snapshot; the
+ * stream then drops the changes of their keys up to that snapshot's point ({@link CdcRereads}).
  */
 final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSourceReader.class);
@@ -101,11 +105,13 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
     private volatile long slotRetainedBytes = -1;
     private volatile long slotLagBytes = -1;
     private final ReplicationLag lag = new ReplicationLag();
+    private final ServerKeyOrder keyOrder;
 
     CdcSourceReader(SourceReaderContext context, PostgresSourceConfig config) {
         this.context = context;
         this.config = config;
         this.bytes = new StreamBytes(context.metricGroup());
+        this.keyOrder = new ServerKeyOrder(config.connection());
         MetricGroup skippr = context.metricGroup().addGroup("skippr");
         skippr.gauge("slotRetainedBytes", () -> slotRetainedBytes);
         skippr.gauge("slotLagBytes", () -> slotLagBytes);
@@ -114,6 +120,18 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
 
     @Override
     public void start() {
+        // the restored state's snapshot splits: the snapshot they were read in has ended, and only
+        // the enumerator knows every part of it still to read (before any checkpoint is taken:
+        // this reader is not running yet)
+        List<CdcSplit> restored = new ArrayList<>();
+        for (Iterator<CdcSplit> splits = queue.iterator(); splits.hasNext(); ) {
+            CdcSplit split = splits.next();
+            if (split.isSnapshot()) {
+                restored.add(split);
+                splits.remove();
+            }
+        }
+        context.sendSourceEventToCoordinator(SnapshotSplitsReturned.of(restored));
         if (queue.isEmpty()) {
             context.sendSplitRequest();
         }
@@ -344,8 +362,9 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                 }
                 continue;
             }
-            if (transaction.commitLsn() <= added.consistentPoint(table.stream())) {
-                continue; // in the added table's snapshot
+            if (transaction.commitLsn() <= added.consistentPoint(table.stream())
+                    || added.rereads().covers(table, change, transaction.commitLsn(), keyOrder)) {
+                continue; // in the added table's snapshot, or a part of a snapshot read again
             }
             if (added.held().contains(table.stream())) {
                 stalled = change; // its snapshot may not be committed yet
@@ -496,6 +515,7 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
         if (snapshotReader != null) {
             snapshotReader.close();
         }
+        keyOrder.close();
     }
 
     /** Snapshot records as the CDC stream's: schemas and rows with {@code _skippr_lsn}. */

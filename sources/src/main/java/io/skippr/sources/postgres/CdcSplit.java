@@ -11,8 +11,9 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * exported snapshot ({@link #snapshot} set), or the one split that streams the slot.
  *
  * @param snapshot the key-range split of the snapshot, with its progress; null for the stream
- * @param snapshotName the exported snapshot its transaction imports; null when none can be (the
- *     enumerator restarted, so the snapshot ended: the split reads the table as it is then)
+ * @param snapshotName the exported snapshot its transaction imports; null when none can be (an
+ *     enumerator state of version 1 restored: the split reads the table as it is then). After any
+ *     later restore the enumerator gives it a new one ({@link CdcRereads})
  * @param consistentPoint the slot's consistent point: the LSN of snapshot rows
  * @param tables for the stream split, the tables it delivers
  * @param resumeLsn for the stream split, the end LSN of the last transaction wholly delivered (the

@@ -41,6 +41,14 @@ import org.slf4j.LoggerFactory;
  * commits no position for them) until a checkpoint completed after their snapshot was read, so
  * neither a change lands before a snapshot row of its key nor a committed position skips an
  * unfinished snapshot.
+ *
+ * <p>A continuous run restored in the middle of a snapshot (the first or an added table's) cannot
+ * go on in the exported snapshot: it ended with the enumerator that held it. The enumerator takes
+ * back every snapshot split not read to its end, its own and those of the readers' states ({@link
+ * SnapshotSplitsReturned}, sent by every reader as it starts), creates a temporary slot and reads
+ * those splits, from their progress on, in its exported snapshot: their rows carry its consistent
+ * point, and the stream drops the changes of their keys up to it ({@link CdcRereads}). The parts
+ * read before the restore keep every change after their own point.
  */
 final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSplitEnumerator.class);
@@ -58,6 +66,13 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
     private CdcAddedTables added;
     private boolean ready; // the tables to add are known: StreamOpened may be answered
     private final Set<Integer> opened = new LinkedHashSet<>(); // readers waiting for the answer
+
+    // restored in the middle of a snapshot: the splits to read again, from the restored state and
+    // from each reader, until every reader has returned its own and the later snapshot exists
+    private boolean restoring;
+    private boolean rereadPlanned;
+    private final List<CdcSplit> returned = new ArrayList<>();
+    private final Set<Integer> returnedBy = new LinkedHashSet<>();
 
     /** The checkpoint after which the stream is released; 0 before the snapshot was read. */
     private long releaseAfter;
@@ -98,9 +113,26 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
     @Override
     public void start() {
         if (planned) {
-            // the exported snapshot ended with the enumerator that held it: splits still to be
-            // read see the tables as they are now, and the stream replays every change after
-            // the consistent point over them (a merge keeps the newest by _skippr_lsn)
+            if (streams != null
+                    && (!unread.isEmpty() || pending.stream().anyMatch(CdcSplit::isSnapshot))) {
+                // the exported snapshot ended with the enumerator that held it: the splits not read
+                // to their end are read again in a later one (finishRestore)
+                restoring = true;
+                for (Iterator<CdcSplit> splits = pending.iterator(); splits.hasNext(); ) {
+                    CdcSplit split = splits.next();
+                    if (split.isSnapshot()) {
+                        returned.add(split);
+                        splits.remove();
+                    }
+                }
+                unread.clear(); // those of the readers come back from them
+                int parallelism = context.currentParallelism();
+                context.callAsync(() -> addTables(parallelism, true), this::onPlanned);
+                return;
+            }
+            // a state of before tables could be added: splits still to be read see the tables as
+            // they are now, and the stream replays every change after the consistent point over
+            // them (a merge keeps the newest by _skippr_lsn)
             List<CdcSplit> restored = new ArrayList<>();
             for (CdcSplit split : pending) {
                 restored.add(
@@ -116,24 +148,30 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
                 return;
             }
             int parallelism = context.currentParallelism();
-            context.callAsync(() -> addTables(parallelism), this::onPlanned);
+            context.callAsync(() -> addTables(parallelism, false), this::onPlanned);
             return;
         }
         int parallelism = context.currentParallelism();
         context.callAsync(() -> plan(parallelism), this::onPlanned);
     }
 
-    /** On a restore: snapshots the pipeline's tables the restored stream does not deliver. */
-    private Plan addTables(int parallelism) throws IOException {
+    /**
+     * On a restore: snapshots the pipeline's tables the restored stream does not deliver, in the
+     * exported snapshot of a temporary slot made now, which also reads again, when {@code reread},
+     * the splits of an unfinished snapshot.
+     */
+    private Plan addTables(int parallelism, boolean reread) throws IOException {
         PostgresConnectionConfig connection = config.connection();
         try (Connection c = connection.connect()) {
             List<TableInfo> tables = PostgresTables.discover(c, config);
             List<TableInfo> fresh =
                     tables.stream().filter(t -> !streams.contains(t.stream())).toList();
-            if (fresh.isEmpty()) {
+            if (fresh.isEmpty() && !reread) {
                 return new Plan(List.of(), null, streams, added, false);
             }
-            Slots.ensurePublication(c, config.cdc().publication(), names(tables));
+            if (!fresh.isEmpty()) {
+                Slots.ensurePublication(c, config.cdc().publication(), names(tables));
+            }
             Addition addition = snapshotAdded(c, fresh, parallelism);
             List<String> all = new ArrayList<>(streams);
             fresh.forEach(t -> all.add(t.stream()));
@@ -141,7 +179,9 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
                     addition.splits(),
                     addition.exported(),
                     all,
-                    added.plus(fresh, addition.point(), !config.bounded()),
+                    fresh.isEmpty()
+                            ? added
+                            : added.plus(fresh, addition.point(), !config.bounded()),
                     false);
         } catch (SQLException e) {
             throw preparing(e);
@@ -173,11 +213,11 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
             }
         }
         LOG.info(
-                "Tables {} added to slot {}'s stream: {} snapshot splits at {}",
-                fresh.stream().map(TableInfo::stream).toList(),
+                "Temporary slot of {} at {}; tables {} added to its stream: {} snapshot splits",
                 config.cdc().slot(),
-                splits.size(),
-                CdcRows.lsn(point, 0));
+                CdcRows.lsn(point, 0),
+                fresh.stream().map(TableInfo::stream).toList(),
+                splits.size());
         return new Addition(splits, snapshot, point);
     }
 
@@ -337,11 +377,53 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
             streamReleased = true; // no first snapshot to wait for
         }
         planned = true;
+        if (restoring) {
+            rereadPlanned = true;
+            finishRestoreOnceReturned();
+            return;
+        }
         ready = true;
         if (unread.isEmpty()) {
             endSnapshot();
         }
         LOG.info("CDC plan: {} snapshot splits, then the stream", unread.size());
+        for (int subtask : opened) {
+            answer(subtask);
+        }
+        opened.clear();
+        assign();
+    }
+
+    /**
+     * Once the later snapshot exists and every reader returned its snapshot splits: reads each
+     * split returned again, from its progress on, in that snapshot, and tells the stream to drop
+     * its keys' changes up to the snapshot's point. A split handed out and not reported read that
+     * no reader returned was read to its end before the readers' checkpoint.
+     */
+    private void finishRestoreOnceReturned() {
+        if (!rereadPlanned || returnedBy.size() < context.currentParallelism()) {
+            return;
+        }
+        restoring = false;
+        String name = exported.snapshotName();
+        long point = exported.consistentPoint();
+        List<CdcSplit> again = new ArrayList<>();
+        for (CdcSplit split : returned) {
+            again.add(CdcSplit.snapshot(split.snapshot(), name, point));
+            unread.add(split.splitId());
+            added = added.reread(split.snapshot(), point);
+        }
+        returned.clear();
+        Collections.reverse(again);
+        again.forEach(pending::addFirst);
+        LOG.info(
+                "Restored in the middle of the snapshot: {} splits read again at {}",
+                again.size(),
+                CdcRows.lsn(point, 0));
+        ready = true;
+        if (unread.isEmpty()) {
+            endSnapshot();
+        }
         for (int subtask : opened) {
             answer(subtask);
         }
@@ -391,6 +473,20 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
             if (unread.isEmpty()) {
                 endSnapshot();
             }
+        } else if (event instanceof SnapshotSplitsReturned back) {
+            List<CdcSplit> splits = back.list();
+            if (restoring) {
+                returned.addAll(splits);
+                returnedBy.add(subtaskId);
+                finishRestoreOnceReturned();
+                return;
+            }
+            // a reader restarted alone (its enumerator, and the snapshot it holds, live on)
+            List<CdcSplit> again = new ArrayList<>(splits);
+            again.removeIf(split -> !unread.contains(split.splitId()));
+            Collections.reverse(again);
+            again.forEach(pending::addFirst);
+            assign();
         }
     }
 
@@ -423,12 +519,14 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
     @Override
     public synchronized CdcEnumeratorState snapshotState(long checkpointId) {
         boolean waiting = !streamReleased || !added.held().isEmpty();
-        if (planned && unread.isEmpty() && waiting && releaseAfter == 0) {
+        if (planned && !restoring && unread.isEmpty() && waiting && releaseAfter == 0) {
             releaseAfter = checkpointId;
         }
+        List<CdcSplit> toRead = new ArrayList<>(returned); // still to be read again
+        toRead.addAll(pending);
         return new CdcEnumeratorState(
                 planned,
-                new ArrayList<>(pending),
+                toRead,
                 new ArrayList<>(unread),
                 streamReleased,
                 streams == null ? null : new ArrayList<>(streams),
@@ -437,7 +535,7 @@ final class CdcSplitEnumerator implements SplitEnumerator<CdcSplit, CdcEnumerato
 
     @Override
     public synchronized void notifyCheckpointComplete(long checkpointId) {
-        if (releaseAfter == 0 || checkpointId < releaseAfter || !unread.isEmpty()) {
+        if (releaseAfter == 0 || checkpointId < releaseAfter || !unread.isEmpty() || restoring) {
             return;
         }
         releaseAfter = 0;

@@ -11,7 +11,7 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /** {@link CdcSplit}s in checkpoints and on the wire; bump {@link #VERSION} when this changes. */
 final class CdcSplitSerializer implements SimpleVersionedSerializer<CdcSplit> {
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final CdcSplitSerializer INSTANCE = new CdcSplitSerializer();
 
     @Override
@@ -28,7 +28,7 @@ final class CdcSplitSerializer implements SimpleVersionedSerializer<CdcSplit> {
 
     @Override
     public CdcSplit deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION && version != 1) {
+        if (version < 1 || version > VERSION) {
             throw new IOException("Cannot read a CDC split of serializer version " + version);
         }
         return read(new DataInputDeserializer(serialized), version);
@@ -81,6 +81,6 @@ final class CdcSplitSerializer implements SimpleVersionedSerializer<CdcSplit> {
                 in.readLong(),
                 in.readLong(),
                 in.readLong(),
-                version >= 2 ? CdcAddedTables.read(in) : CdcAddedTables.NONE);
+                version >= 2 ? CdcAddedTables.read(in, version >= 3) : CdcAddedTables.NONE);
     }
 }

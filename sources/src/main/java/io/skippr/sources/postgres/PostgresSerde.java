@@ -165,14 +165,14 @@ final class PostgresSerde {
         return strings;
     }
 
-    private static void writeNullableLong(Long value, DataOutputView out) throws IOException {
+    static void writeNullableLong(Long value, DataOutputView out) throws IOException {
         out.writeBoolean(value != null);
         if (value != null) {
             out.writeLong(value);
         }
     }
 
-    private static Long readNullableLong(DataInputView in) throws IOException {
+    static Long readNullableLong(DataInputView in) throws IOException {
         return in.readBoolean() ? in.readLong() : null;
     }
 }

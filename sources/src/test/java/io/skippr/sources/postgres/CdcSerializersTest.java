@@ -14,7 +14,13 @@ class CdcSerializersTest {
 
     private static CdcAddedTables added() {
         TableInfo other = new TableInfo("s", "extra", TABLE.columns(), TABLE.primaryKey(), null);
-        return CdcAddedTables.NONE.plus(List.of(other), 0x1234_5678L, true);
+        return CdcAddedTables.NONE
+                .plus(List.of(other), 0x1234_5678L, true)
+                .reread(PostgresSplit.fresh("s0", TABLE, 10L, 20L, null), 0x2000L)
+                .reread(
+                        PostgresSplit.fresh("s1", TABLE, null, null, null)
+                                .withProgress(List.of("15"), 3, null),
+                        0x3000L);
     }
 
     @Test
@@ -32,6 +38,10 @@ class CdcSerializersTest {
                 .containsExactly(TABLE.stream(), "extra");
         assertThat(back.added().consistentPoint("extra")).isEqualTo(0x1234_5678L);
         assertThat(back.added().consistentPoint(TABLE.stream())).isZero();
+        assertThat(back.added().rereads().parts())
+                .containsExactly(
+                        new CdcRereads.Part(TABLE.stream(), 10L, 20L, null, 0x2000L),
+                        new CdcRereads.Part(TABLE.stream(), null, null, List.of("15"), 0x3000L));
         assertThat(back.positionedTables()).containsExactly(TABLE);
         CdcSplit released = back.withAdded(back.added().released());
         assertThat(released.positionedTables()).hasSize(2);
@@ -68,6 +78,23 @@ class CdcSerializersTest {
         assertThat(back.streams()).isNull();
         assertThat(back.added()).isEqualTo(CdcAddedTables.NONE);
         assertThat(back.streamReleased()).isTrue();
+    }
+
+    /** A state of version 2 knows no parts read again. */
+    @Test
+    void aVersionTwoStateHasNoRereads() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        out.writeBoolean(true);
+        out.writeInt(0);
+        PostgresSerde.writeStrings(List.of("s0"), out);
+        out.writeBoolean(false);
+        out.writeBoolean(true);
+        PostgresSerde.writeStrings(List.of(TABLE.stream()), out);
+        out.writeInt(0); // no added table, and no rereads after
+        CdcEnumeratorState back =
+                CdcEnumeratorState.Serializer.INSTANCE.deserialize(2, out.getCopyOfBuffer());
+        assertThat(back.unread()).containsExactly("s0");
+        assertThat(back.added()).isEqualTo(CdcAddedTables.NONE);
     }
 
     @Test
