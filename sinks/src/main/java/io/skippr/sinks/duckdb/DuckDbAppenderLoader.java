@@ -83,35 +83,45 @@ final class DuckDbAppenderLoader implements StagingLoader {
     public void write(StagingTable table, Row row, long seq) throws IOException {
         Open o = open.get(table.name());
         DuckDBAppender a = o.appender();
-        Object[] values = row.values();
         try {
             a.beginRow();
-            for (int i = 0; i < o.types().length; i++) {
-                append(a, o.types()[i], i < values.length ? values[i] : null);
-            }
-            if (row.id() == null) {
-                a.appendNull();
-            } else {
-                a.append(row.id());
-            }
-            a.appendEpochMicros(row.syncedAtMicros());
+            appendTargetColumns(a, o.types(), row);
             a.append(row.op() == Operation.DELETE);
             a.append(seq);
             a.endRow();
         } catch (SQLException | RuntimeException e) {
-            throw new IOException(
-                    "cannot append a row of stream "
-                            + row.stream()
-                            + " at "
-                            + row.position()
-                            + " to staging table "
-                            + table.name()
-                            + " on "
-                            + database.describe()
-                            + ": "
-                            + database.redact(String.valueOf(e.getMessage())),
-                    e);
+            throw cannotAppend(database, row, "staging table " + table.name(), e);
         }
+    }
+
+    /** The row's values in the stream's column order, then its id and its sync time. */
+    static void appendTargetColumns(DuckDBAppender a, DataType[] types, Row row)
+            throws SQLException {
+        Object[] values = row.values();
+        for (int i = 0; i < types.length; i++) {
+            append(a, types[i], i < values.length ? values[i] : null);
+        }
+        if (row.id() == null) {
+            a.appendNull();
+        } else {
+            a.append(row.id());
+        }
+        a.appendEpochMicros(row.syncedAtMicros());
+    }
+
+    static IOException cannotAppend(DuckDbDatabase database, Row row, String to, Exception e) {
+        return new IOException(
+                "cannot append a row of stream "
+                        + row.stream()
+                        + " at "
+                        + row.position()
+                        + " to "
+                        + to
+                        + " on "
+                        + database.describe()
+                        + ": "
+                        + database.redact(String.valueOf(e.getMessage())),
+                e);
     }
 
     /** One value as its column's DuckDB type (see {@link DuckDbDialect#columnType}). */

@@ -39,7 +39,7 @@ final class DuckDbRunLoader implements StagingLoader {
     private final Map<String, Direct> direct = new HashMap<>();
     private boolean finished;
 
-    private record Direct(DataType[] types, DuckDBAppender appender) {}
+    private record Direct(DataType[] types, DuckDBAppender appender, String target) {}
 
     DuckDbRunLoader(DuckDbDatabase database, SqlSinkSettings settings, int subtask)
             throws IOException {
@@ -66,7 +66,7 @@ final class DuckDbRunLoader implements StagingLoader {
             }
             DataType[] types =
                     table.schema().columns().stream().map(Column::type).toArray(DataType[]::new);
-            direct.put(table.name(), new Direct(types, appender));
+            direct.put(table.name(), new Direct(types, appender, settings.qualified(target)));
         } catch (SQLException e) {
             throw database.failure("loading " + settings.qualified(target), e);
         }
@@ -96,32 +96,12 @@ final class DuckDbRunLoader implements StagingLoader {
             return;
         }
         DuckDBAppender a = d.appender();
-        Object[] values = row.values();
         try {
             a.beginRow();
-            for (int i = 0; i < d.types().length; i++) {
-                DuckDbAppenderLoader.append(a, d.types()[i], i < values.length ? values[i] : null);
-            }
-            if (row.id() == null) {
-                a.appendNull();
-            } else {
-                a.append(row.id());
-            }
-            a.appendEpochMicros(row.syncedAtMicros());
+            DuckDbAppenderLoader.appendTargetColumns(a, d.types(), row);
             a.endRow();
         } catch (SQLException | RuntimeException e) {
-            throw new IOException(
-                    "cannot append a row of stream "
-                            + row.stream()
-                            + " at "
-                            + row.position()
-                            + " to "
-                            + settings.qualified(table.name())
-                            + " on "
-                            + database.describe()
-                            + ": "
-                            + database.redact(String.valueOf(e.getMessage())),
-                    e);
+            throw DuckDbAppenderLoader.cannotAppend(database, row, d.target(), e);
         }
     }
 
