@@ -159,7 +159,9 @@ final class RunTransaction {
         }
     }
 
-    /** Forgets the transaction of {@code committed} after its commit (done or failed). */
+    /**
+     * Forgets the run's transaction after its commit (done or failed), rolling back what is left.
+     */
     static void end(DuckDbDatabase database, SqlSinkSettings settings) {
         synchronized (OPEN) {
             RunTransaction open = OPEN.remove(key(database, settings));
