@@ -16,7 +16,9 @@ import java.util.List;
  *     and that the destination lacks or holds an older version of: not synced yet, not lost; null
  *     when unknown (change data capture: the committed position is an LSN, see {@link
  *     #unknownSync})
- * @param unloaded of {@code notYetSynced}, the keys the destination holds no row of
+ * @param rowsBehind of {@code notYetSynced}, the keys the destination holds no row of, less those
+ *     the source holds no row of (a change-data-capture stream's deletes since): by how many rows
+ *     the destination's count is behind the source's
  */
 record StreamReport(
         String stream,
@@ -31,7 +33,7 @@ record StreamReport(
         List<LoadCheck> loads,
         boolean append,
         Kind notYetSynced,
-        long unloaded) {
+        long rowsBehind) {
 
     StreamReport(
             String stream,
@@ -61,19 +63,19 @@ record StreamReport(
 
     /** This report with the checks of the loads it covers. */
     StreamReport withLoads(List<LoadCheck> checks) {
-        return with(List.copyOf(checks), append, notYetSynced, unloaded);
+        return with(List.copyOf(checks), append, notYetSynced, rowsBehind);
     }
 
     /** This report of a stream loaded in append mode ({@code append}) or not. */
     StreamReport inAppendMode(boolean append) {
-        return with(loads, append, notYetSynced, unloaded);
+        return with(loads, append, notYetSynced, rowsBehind);
     }
 
     /**
-     * This report with the keys not synced yet, {@code unloaded} of them not in the destination.
+     * This report with the keys not synced yet, the destination's count {@code rowsBehind} behind.
      */
-    StreamReport withNotYetSynced(Kind keys, long unloaded) {
-        return with(loads, append, keys, unloaded);
+    StreamReport withNotYetSynced(Kind keys, long rowsBehind) {
+        return with(loads, append, keys, rowsBehind);
     }
 
     /**
@@ -90,7 +92,7 @@ record StreamReport(
     }
 
     private StreamReport with(
-            List<LoadCheck> loads, boolean append, Kind notYetSynced, long unloaded) {
+            List<LoadCheck> loads, boolean append, Kind notYetSynced, long rowsBehind) {
         return new StreamReport(
                 stream,
                 sourceRows,
@@ -104,7 +106,7 @@ record StreamReport(
                 loads,
                 append,
                 notYetSynced,
-                unloaded);
+                rowsBehind);
     }
 
     /** The keys of one kind: how many, and the first of them. */
@@ -135,7 +137,7 @@ record StreamReport(
      */
     boolean matches() {
         return verified
-                && (append || sourceRows - unloaded == destinationRows)
+                && (append || sourceRows - rowsBehind == destinationRows)
                 && missing.count() == 0
                 && extra.count() == 0
                 && duplicated.count() == 0

@@ -1,0 +1,130 @@
+package io.skippr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.skippr.job.TestPostgres;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The "not yet synced" column of {@code skipprd verify} for a change-data-capture stream: items 1
+ * to 100 synced by a {@code --once} run, then 101 and 102 inserted, 5 and 7 updated, 9 and 11
+ * deleted in the source without a sync. Verify exits 0 and names exactly 5, 7, 9, 11, 101, 102 as
+ * not yet synced (the changes after the committed LSN, read from a temporary copy of the slot), and
+ * leaves the pipeline's slot where it was, with no slot of its own behind. A destination row
+ * damaged at an unchanged key (50) is different, exit 1, naming only it; after the next {@code
+ * --once} run nothing is left unsynced and 50 is still different.
+ */
+class VerifyNotSyncedCdcITCase {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static final String HEADER =
+            "stream  source rows  destination rows  missing  extra  duplicated  different"
+                    + "  not yet synced\n";
+
+    @TempDir Path dir;
+
+    private TestPostgres pg;
+    private CdcShop shop;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        pg = new TestPostgres("skippr_cdcverify_");
+        pg.exec(
+                "CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL,"
+                        + " amount numeric(12,2))",
+                "INSERT INTO items SELECT i, 'item ' || i, i * 1.5 FROM generate_series(1, 100) i");
+        shop = new CdcShop(dir, pg);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        try {
+            shop.close();
+        } finally {
+            pg.close();
+        }
+    }
+
+    @Test
+    void changesAfterTheCommittedLsnAreNotYetSyncedAndTheSlotStaysWhereItWas() throws Exception {
+        CliRun first = VerifyCli.syncOnce(dir, "shop");
+        assertThat(first.exitCode()).as(first.all()).isZero();
+        CliRun synced = VerifyCli.verify(dir, "shop");
+        assertThat(synced.exitCode()).as(synced.all()).isZero();
+        assertThat(synced.out())
+                .isEqualTo(
+                        HEADER
+                                + "items           100               100        0      0"
+                                + "           0          0               0\n"
+                                + "All 1 streams of pipeline shop match.\n");
+
+        pg.exec(
+                "INSERT INTO items VALUES (101, 'new 101', 1), (102, 'new 102', 2)",
+                "UPDATE items SET name = 'changed' WHERE id IN (5, 7)",
+                "DELETE FROM items WHERE id IN (9, 11)");
+        List<String> slot = shop.slotPositions();
+
+        CliRun run = VerifyCli.verify(dir, "shop");
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.out())
+                .isEqualTo(
+                        HEADER
+                                + "items           100               100        0      0"
+                                + "           0          0               6\n"
+                                + "items: not yet synced keys: 5, 7, 9, 11, 101, 102\n"
+                                + "All 1 streams of pipeline shop match; 6 rows not yet synced.\n");
+        assertThat(run.err())
+                .containsPattern(
+                        "verify: items: synced up to LSN [0-9A-F]+/[0-9A-F]+ of replication slot "
+                                + shop.slot
+                                + " \\(the committed position\\); 6 keys changed after it are not"
+                                + " synced yet\n");
+        CliRun json = VerifyCli.verify(dir, "shop", "--json");
+        assertThat(json.exitCode()).as(json.all()).isZero();
+        JsonNode stream = JSON.readTree(json.out()).get("streams").get(0);
+        assertThat(stream.get("not_yet_synced").toString())
+                .isEqualTo("{\"count\":6,\"first_keys\":[5,7,9,11,101,102]}");
+        assertThat(stream.get("extra").get("count").asLong()).isZero();
+
+        // verify read the slot through a temporary copy: the slot did not move, no copy is left
+        assertThat(shop.slotPositions()).isEqualTo(slot);
+        assertThat(
+                        pg.one(
+                                "SELECT count(*) FROM pg_replication_slots WHERE slot_name LIKE 'skippr\\_verify\\_%'"))
+                .containsExactly("0");
+
+        pg.exec(
+                String.format(
+                        "UPDATE \"%s\".items SET name = 'damaged' WHERE id = 50", shop.sinkSchema));
+        CliRun damaged = VerifyCli.verify(dir, "shop");
+        assertThat(damaged.exitCode()).as(damaged.all()).isEqualTo(1);
+        assertThat(damaged.out())
+                .isEqualTo(
+                        HEADER
+                                + "items           100               100        0      0"
+                                + "           0          1               6\n"
+                                + "items: different keys: 50\n"
+                                + "items: not yet synced keys: 5, 7, 9, 11, 101, 102\n"
+                                + "Pipeline shop: 1 of 1 streams differ, 0 not verified; 6 rows"
+                                + " not yet synced.\n");
+
+        CliRun second = VerifyCli.syncOnce(dir, "shop");
+        assertThat(second.exitCode()).as(second.all()).isZero();
+        CliRun after = VerifyCli.verify(dir, "shop");
+        assertThat(after.exitCode()).as(after.all()).isEqualTo(1);
+        assertThat(after.out())
+                .isEqualTo(
+                        HEADER
+                                + "items           100               100        0      0"
+                                + "           0          1               0\n"
+                                + "items: different keys: 50\n"
+                                + "Pipeline shop: 1 of 1 streams differ, 0 not verified.\n");
+    }
+}
