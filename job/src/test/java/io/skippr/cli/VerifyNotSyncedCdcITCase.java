@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,5 +131,77 @@ class VerifyNotSyncedCdcITCase {
                                 + "           0          1               0\n"
                                 + "items: different keys: 50\n"
                                 + "Pipeline shop: 1 of 1 streams differ, 0 not verified.\n");
+    }
+
+    /**
+     * A source login without the REPLICATION attribute cannot copy the slot: the column is {@code
+     * unknown} as before, a warning says why, and the changes since count as missing, different and
+     * extra (exit 1).
+     */
+    @Test
+    void aLoginThatMayNotUseTheSlotLeavesTheColumnUnknownWithAWarning() throws Exception {
+        CliRun first = VerifyCli.syncOnce(dir, "shop");
+        assertThat(first.exitCode()).as(first.all()).isZero();
+        pg.exec(
+                "INSERT INTO items VALUES (101, 'new 101', 1)",
+                "UPDATE items SET name = 'changed' WHERE id = 5",
+                "DELETE FROM items WHERE id = 9");
+        List<String> slot = shop.slotPositions();
+        String role = pg.schema + "_reader";
+        pg.exec(
+                "CREATE ROLE \"" + role + "\" LOGIN PASSWORD 'reader-pw'",
+                "GRANT USAGE ON SCHEMA \"" + pg.schema + "\" TO \"" + role + "\"",
+                "GRANT SELECT ON items TO \"" + role + "\"");
+        try {
+            Path config = dir.resolve("skippr.yml");
+            String source = "user: " + TestPostgres.env("SKIPPR_TEST_PG_USER") + "\n";
+            // the data source's entry comes first: only it logs in as the reader
+            Files.writeString(
+                    config,
+                    Files.readString(config)
+                            .replaceFirst(
+                                    Pattern.quote(source + "      password: ${PG_PASSWORD}"),
+                                    Matcher.quoteReplacement(
+                                            "user: "
+                                                    + role
+                                                    + "\n      password: ${SRC_PASSWORD}")));
+            Map<String, String> env = new HashMap<>(VerifyCli.env(dir));
+            env.put("SRC_PASSWORD", "reader-pw");
+
+            CliRun run =
+                    CliRun.run(
+                            dir,
+                            env,
+                            "verify",
+                            "--config",
+                            config.toString(),
+                            "--pipeline",
+                            "shop");
+
+            assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+            assertThat(run.out())
+                    .isEqualTo(
+                            HEADER
+                                    + "items           100               100        1      1"
+                                    + "           0          1         unknown\n"
+                                    + "items: missing keys: 101\n"
+                                    + "items: extra keys: 9\n"
+                                    + "items: different keys: 5\n"
+                                    + "Pipeline shop: 1 of 1 streams differ, 0 not verified.\n");
+            assertThat(run.err())
+                    .contains(
+                            "warning: cannot read the changes of replication slot "
+                                    + shop.slot
+                                    + " after the committed position (")
+                    .contains(
+                            "): which rows are not synced yet is unknown, and changes made since"
+                                    + " the last run count as missing, extra or different\n");
+            assertThat(shop.slotPositions()).isEqualTo(slot);
+        } finally {
+            pg.exec(
+                    "REVOKE ALL ON items FROM \"" + role + "\"",
+                    "REVOKE ALL ON SCHEMA \"" + pg.schema + "\" FROM \"" + role + "\"",
+                    "DROP ROLE \"" + role + "\"");
+        }
     }
 }
