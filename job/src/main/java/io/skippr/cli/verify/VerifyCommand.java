@@ -47,7 +47,8 @@ import picocli.CommandLine.Option;
             "Compares each stream of a pipeline in its data source with its table in the data"
                     + " sink: row counts, then checksums over key ranges narrowed down to the keys"
                     + " missing, extra, duplicated or different. Reads both sides in read-only"
-                    + " transactions and writes nothing.",
+                    + " transactions and writes nothing (a change-data-capture pipeline's"
+                    + " replication slot is read through a temporary copy, dropped at the end).",
             "This version compares PostgreSQL data sources with Postgres, DuckDB, ClickHouse,"
                     + " SkipprLake and AthenaIceberg data sinks and LocalFile data sinks (Parquet,"
                     + " JSONL or CSV),"
