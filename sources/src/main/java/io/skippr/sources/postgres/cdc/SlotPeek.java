@@ -117,7 +117,7 @@ public final class SlotPeek {
                         for (int oid : t.relationOids()) {
                             Slots.TableName table = name(relations, oid);
                             if (table != null && keyColumns.containsKey(table)) {
-                                open.add(new Touch(table, null, "truncated"));
+                                open.add(new Touch(table, null, "a TRUNCATE of the table"));
                             }
                         }
                     } else if (m instanceof PgOutputMessage.Commit c) {
