@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.skippr.job.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.postgresql.PGConnection;
-import org.postgresql.replication.PGReplicationStream;
 
 /**
  * Change data capture through the CLI as a user runs it: {@code skipprd sync --once} twice with
@@ -151,17 +148,7 @@ class CdcOnceCliITCase {
     @Test
     void resetRefusesWhileARunReadsTheSlot() throws Exception {
         assertThat(VerifyCli.syncOnce(dir, "shop").exitCode()).isZero();
-        try (Connection replication = TestPostgres.replicationConnection();
-                PGReplicationStream reading =
-                        replication
-                                .unwrap(PGConnection.class)
-                                .getReplicationAPI()
-                                .replicationStream()
-                                .logical()
-                                .withSlotName(slot)
-                                .withSlotOption("proto_version", "1")
-                                .withSlotOption("publication_names", slot)
-                                .start()) {
+        try (CdcShop.SlotReader reading = shop.readSlot()) {
             String pid =
                     pg.one(
                                     "SELECT active_pid FROM pg_replication_slots WHERE slot_name"

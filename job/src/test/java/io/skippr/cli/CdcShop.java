@@ -9,6 +9,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.PGReplicationStream;
 
 /**
  * Pipeline {@code shop} of the CLI's change-data-capture tests: table {@code items} of {@code pg}'s
@@ -51,6 +53,42 @@ final class CdcShop implements AutoCloseable {
                         + " WHERE slot_name = '"
                         + slot
                         + "'");
+    }
+
+    /**
+     * A replication stream reading the slot, as a running sync does (the slot is active while it is
+     * open); it is never read, so it confirms nothing.
+     */
+    SlotReader readSlot() throws SQLException {
+        Connection replication = TestPostgres.replicationConnection();
+        try {
+            PGReplicationStream stream =
+                    replication
+                            .unwrap(PGConnection.class)
+                            .getReplicationAPI()
+                            .replicationStream()
+                            .logical()
+                            .withSlotName(slot)
+                            .withSlotOption("proto_version", "1")
+                            .withSlotOption("publication_names", slot)
+                            .start();
+            return new SlotReader(replication, stream);
+        } catch (SQLException | RuntimeException e) {
+            replication.close();
+            throw e;
+        }
+    }
+
+    /** An open replication stream of the slot and its connection. */
+    record SlotReader(Connection connection, PGReplicationStream stream) implements AutoCloseable {
+        @Override
+        public void close() throws SQLException {
+            try {
+                stream.close();
+            } finally {
+                connection.close();
+            }
+        }
     }
 
     @Override

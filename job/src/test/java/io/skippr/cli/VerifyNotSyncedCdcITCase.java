@@ -22,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * to 100 synced by a {@code --once} run, then 101 and 102 inserted, 5 and 7 updated, 9 and 11
  * deleted and 20's key changed to 150 in the source without a sync. Verify exits 0 and names
  * exactly 5, 7, 9, 11, 20, 101, 102, 150 as not yet synced (the changes after the committed LSN,
- * read from a temporary copy of the slot), and leaves the pipeline's slot where it was, with no
- * slot of its own behind. A destination row damaged at an unchanged key (50) is different, exit 1,
- * naming only it. A login without REPLICATION, and a TRUNCATE since, leave the column unknown with
- * a warning.
+ * read from a temporary copy of the slot, also while a replication stream holds the slot), and
+ * leaves the pipeline's slot where it was, with no slot of its own behind. A destination row
+ * damaged at an unchanged key (50) is different, exit 1, naming only it. A login without
+ * REPLICATION, and a TRUNCATE since, leave the column unknown with a warning.
  */
 class VerifyNotSyncedCdcITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -93,7 +93,16 @@ class VerifyNotSyncedCdcITCase {
                                 + shop.slot
                                 + " \\(the committed position\\); 8 keys changed after it are not"
                                 + " synced yet\n");
-        CliRun json = VerifyCli.verify(dir, "shop", "--json");
+        CliRun json;
+        try (CdcShop.SlotReader running = shop.readSlot()) { // the slot in use, as by a sync
+            assertThat(
+                            pg.one(
+                                    "SELECT active FROM pg_replication_slots WHERE slot_name = '"
+                                            + shop.slot
+                                            + "'"))
+                    .containsExactly("t");
+            json = VerifyCli.verify(dir, "shop", "--json");
+        }
         assertThat(json.exitCode()).as(json.all()).isZero();
         JsonNode stream = JSON.readTree(json.out()).get("streams").get(0);
         assertThat(stream.get("not_yet_synced").toString())
