@@ -13,9 +13,9 @@ import java.util.List;
  * @param append the stream is loaded in append mode, so the destination also holds older versions
  *     of its keys and the row counts need not be equal
  * @param notYetSynced the source's keys whose row is newer than the position the pipeline committed
- *     and that the destination lacks or holds an older version of: not synced yet, not lost; null
- *     when unknown (change data capture: the committed position is an LSN, see {@link
- *     #unknownSync})
+ *     and that the destination lacks or holds an older version of (for change data capture: keys
+ *     changed after the committed LSN whose rows differ): not synced yet, not lost; null when
+ *     unknown (see {@link #unknownSync})
  * @param rowsBehind of {@code notYetSynced}, the keys the destination holds no row of, less those
  *     the source holds no row of (a change-data-capture stream's deletes since): by how many rows
  *     the destination's count is behind the source's
@@ -79,8 +79,9 @@ record StreamReport(
     }
 
     /**
-     * This report of a change-data-capture stream: which changes came after the committed LSN is
-     * not known, so neither is what is not synced yet.
+     * This report of a change-data-capture stream whose changes after the committed LSN could not
+     * be read (the slot refused, a TRUNCATE since, no committed LSN, {@code --since}): what is not
+     * synced yet is not known.
      */
     StreamReport unknownSync() {
         return verified ? with(loads, append, null, 0) : this;

@@ -36,8 +36,9 @@ final class Tables {
      * @param softDeletes the pipeline's {@code soft_deletes}: the destination's rows marked {@link
      *     #SOFT_DELETED} stand for keys the source deleted, and are left out of the comparison
      * @param positions per stream, the position the data sink committed, read before the
-     *     destination's rows: a cursor stream's source rows above it are not synced yet; null when
-     *     the positions are not known (change data capture, a sink that could not say)
+     *     destination's rows: a cursor stream's source rows above it are not synced yet (a change-
+     *     data-capture stream's LSNs are read by {@link ChangedKeys}); null when the positions are
+     *     not known (a full read each run, a sink that could not say)
      * @param changed per change-data-capture stream, the source keys changed after the committed
      *     LSN ({@link ChangedKeys}): not synced yet; empty for other pipelines
      */
