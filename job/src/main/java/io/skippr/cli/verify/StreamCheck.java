@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +30,7 @@ final class StreamCheck {
     private final Side source;
     private final Side destination;
     private final boolean append;
+    private final Set<Key> changed;
     private final Consumer<String> progress;
 
     private final Tally missing = new Tally();
@@ -37,8 +39,12 @@ final class StreamCheck {
     private final Tally different = new Tally();
     private final Tally notYetSynced = new Tally();
 
-    /** Of {@link #notYetSynced}, the keys the destination holds no row of (rows inserted since). */
-    private long unloaded;
+    /**
+     * Of {@link #notYetSynced}, the keys the destination holds no row of (rows inserted since),
+     * less those the source holds no row of (rows deleted since): by how many rows the
+     * destination's count is behind the source's.
+     */
+    private long rowsBehind;
 
     private long rangesCompared;
     private long rowsFetched;
@@ -47,11 +53,19 @@ final class StreamCheck {
      * @param append the stream is loaded in append mode: a key is fine when exactly one destination
      *     row equals its source row (other versions of it are older loads); in merge mode a key is
      *     fine when it has exactly one destination row and that row is equal
+     * @param changed the source keys a change-data-capture stream changed after the committed LSN
+     *     (in {@link Key#ORDER}): not synced yet when they differ, whatever the change
      */
-    StreamCheck(Side source, Side destination, boolean append, Consumer<String> progress) {
+    StreamCheck(
+            Side source,
+            Side destination,
+            boolean append,
+            Set<Key> changed,
+            Consumer<String> progress) {
         this.source = source;
         this.destination = destination;
         this.append = append;
+        this.changed = changed;
         this.progress = progress;
     }
 
@@ -106,7 +120,7 @@ final class StreamCheck {
                         note,
                         true)
                 .inAppendMode(append)
-                .withNotYetSynced(StreamReport.Kind.of(notYetSynced), unloaded);
+                .withNotYetSynced(StreamReport.Kind.of(notYetSynced), rowsBehind);
     }
 
     /** A destination without the stream's table: every source row is missing. */
@@ -271,21 +285,28 @@ final class StreamCheck {
     /**
      * A key's source row ({@code row}, null for none) against its destination rows' hashes ({@code
      * have}, null for none). A source row newer than the committed position that the destination
-     * lacks, or holds an older version of, is not synced yet: neither missing nor different.
+     * lacks, or holds an older version of, is not synced yet: neither missing nor different; so is
+     * a key a change-data-capture stream changed after the committed LSN ({@link #changed}), its
+     * source row deleted since too.
      */
     private void classify(Key key, Side.Row row, List<String> have) {
+        boolean changedSince = changed.contains(key);
         if (row == null) {
-            if (have != null) {
+            if (have != null && changedSince) {
+                notYetSynced.add(key);
+                rowsBehind--;
+            } else if (have != null) {
                 extra.add(key);
             }
             return;
         }
         String want = row.hash();
-        Tally unequal = row.pending() ? notYetSynced : different;
+        boolean pending = row.pending() || changedSince;
+        Tally unequal = pending ? notYetSynced : different;
         if (have == null) {
-            if (row.pending()) {
+            if (pending) {
                 notYetSynced.add(key);
-                unloaded++;
+                rowsBehind++;
             } else {
                 missing.add(key);
             }

@@ -13,10 +13,12 @@ import java.util.List;
  * @param append the stream is loaded in append mode, so the destination also holds older versions
  *     of its keys and the row counts need not be equal
  * @param notYetSynced the source's keys whose row is newer than the position the pipeline committed
- *     and that the destination lacks or holds an older version of: not synced yet, not lost; null
- *     when unknown (change data capture: the committed position is an LSN, see {@link
- *     #unknownSync})
- * @param unloaded of {@code notYetSynced}, the keys the destination holds no row of
+ *     and that the destination lacks or holds an older version of (for change data capture: keys
+ *     changed after the committed LSN whose rows differ): not synced yet, not lost; null when
+ *     unknown (see {@link #unknownSync})
+ * @param rowsBehind of {@code notYetSynced}, the keys the destination holds no row of, less those
+ *     the source holds no row of (a change-data-capture stream's deletes since): by how many rows
+ *     the destination's count is behind the source's
  */
 record StreamReport(
         String stream,
@@ -31,7 +33,7 @@ record StreamReport(
         List<LoadCheck> loads,
         boolean append,
         Kind notYetSynced,
-        long unloaded) {
+        long rowsBehind) {
 
     StreamReport(
             String stream,
@@ -61,24 +63,25 @@ record StreamReport(
 
     /** This report with the checks of the loads it covers. */
     StreamReport withLoads(List<LoadCheck> checks) {
-        return with(List.copyOf(checks), append, notYetSynced, unloaded);
+        return with(List.copyOf(checks), append, notYetSynced, rowsBehind);
     }
 
     /** This report of a stream loaded in append mode ({@code append}) or not. */
     StreamReport inAppendMode(boolean append) {
-        return with(loads, append, notYetSynced, unloaded);
+        return with(loads, append, notYetSynced, rowsBehind);
     }
 
     /**
-     * This report with the keys not synced yet, {@code unloaded} of them not in the destination.
+     * This report with the keys not synced yet, the destination's count {@code rowsBehind} behind.
      */
-    StreamReport withNotYetSynced(Kind keys, long unloaded) {
-        return with(loads, append, keys, unloaded);
+    StreamReport withNotYetSynced(Kind keys, long rowsBehind) {
+        return with(loads, append, keys, rowsBehind);
     }
 
     /**
-     * This report of a change-data-capture stream: which changes came after the committed LSN is
-     * not known, so neither is what is not synced yet.
+     * This report of a change-data-capture stream whose changes after the committed LSN could not
+     * be read (the slot refused, a TRUNCATE since, no committed LSN, {@code --since}): what is not
+     * synced yet is not known.
      */
     StreamReport unknownSync() {
         return verified ? with(loads, append, null, 0) : this;
@@ -90,7 +93,7 @@ record StreamReport(
     }
 
     private StreamReport with(
-            List<LoadCheck> loads, boolean append, Kind notYetSynced, long unloaded) {
+            List<LoadCheck> loads, boolean append, Kind notYetSynced, long rowsBehind) {
         return new StreamReport(
                 stream,
                 sourceRows,
@@ -104,7 +107,7 @@ record StreamReport(
                 loads,
                 append,
                 notYetSynced,
-                unloaded);
+                rowsBehind);
     }
 
     /** The keys of one kind: how many, and the first of them. */
@@ -135,7 +138,7 @@ record StreamReport(
      */
     boolean matches() {
         return verified
-                && (append || sourceRows - unloaded == destinationRows)
+                && (append || sourceRows - rowsBehind == destinationRows)
                 && missing.count() == 0
                 && extra.count() == 0
                 && duplicated.count() == 0

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -29,23 +30,29 @@ final class Tables {
     private final Destination destination;
     private final boolean softDeletes;
     private final Map<String, String> positions;
+    private final Map<String, Set<Key>> changed;
 
     /**
      * @param softDeletes the pipeline's {@code soft_deletes}: the destination's rows marked {@link
      *     #SOFT_DELETED} stand for keys the source deleted, and are left out of the comparison
      * @param positions per stream, the position the data sink committed, read before the
-     *     destination's rows: a cursor stream's source rows above it are not synced yet; null when
-     *     the positions are not known (change data capture, a sink that could not say)
+     *     destination's rows: a cursor stream's source rows above it are not synced yet (a change-
+     *     data-capture stream's LSNs are read by {@link ChangedKeys}); null when the positions are
+     *     not known (a full read each run, a sink that could not say)
+     * @param changed per change-data-capture stream, the source keys changed after the committed
+     *     LSN ({@link ChangedKeys}): not synced yet; empty for other pipelines
      */
     Tables(
             Connection source,
             Destination destination,
             boolean softDeletes,
-            Map<String, String> positions) {
+            Map<String, String> positions,
+            Map<String, Set<Key>> changed) {
         this.source = source;
         this.destination = destination;
         this.softDeletes = softDeletes;
         this.positions = positions;
+        this.changed = changed;
     }
 
     /**
@@ -98,18 +105,12 @@ final class Tables {
                                 ? sourceTable(table, range)
                                 // the rows the next run reads are named by this alias
                                 : sourceTable(table, null) + " AS " + CommittedCursor.ALIAS,
-                        table.primaryKey().stream()
-                                .map(k -> table.column(k))
-                                .map(
-                                        c ->
-                                                new Side.KeyColumn(
-                                                        quote(c.name()), c.castType(), c.type()))
-                                .toList(),
+                        sourceKey(table),
                         Canonical.rowHash(Canonical.Dialect.POSTGRES, sourceColumns, form),
                         pending);
         boolean append = mode.of(table.streamSchema()) == WriteMode.APPEND;
         if (have == null) {
-            return new StreamCheck(src, null, append, progress)
+            return new StreamCheck(src, null, append, Set.of(), progress)
                     .nothingLoaded(stream, "destination table " + qualified + " does not exist");
         }
         if (!absent.isEmpty()) {
@@ -147,7 +148,18 @@ final class Tables {
                         destinationTable(table, have, range),
                         sinkKey,
                         Canonical.rowHash(destination.dialect(), sinkColumns, form));
-        return new StreamCheck(src, dst, append, progress).run(stream, null);
+        Set<Key> changedKeys = range == null ? changed.get(stream) : null;
+        return new StreamCheck(
+                        src, dst, append, changedKeys == null ? Set.of() : changedKeys, progress)
+                .run(stream, null);
+    }
+
+    /** The source table's key columns, as its {@link Side} reads them. */
+    static List<Side.KeyColumn> sourceKey(TableInfo table) {
+        return table.primaryKey().stream()
+                .map(k -> table.column(k))
+                .map(c -> new Side.KeyColumn(quote(c.name()), c.castType(), c.type()))
+                .toList();
     }
 
     /**
@@ -223,7 +235,7 @@ final class Tables {
                 + ")) AS \"_skippr_range\"";
     }
 
-    private static String literal(String value) {
+    static String literal(String value) {
         return "'" + value.replace("'", "''") + "'";
     }
 
@@ -321,7 +333,7 @@ final class Tables {
                 + table.column(k).pgType();
     }
 
-    private static String quote(String name) {
+    static String quote(String name) {
         return SOURCE_QUOTE
                 + name.replace(SOURCE_QUOTE, SOURCE_QUOTE + SOURCE_QUOTE)
                 + SOURCE_QUOTE;

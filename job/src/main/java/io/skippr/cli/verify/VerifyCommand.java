@@ -35,6 +35,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -49,7 +50,9 @@ import picocli.CommandLine.Option;
             "Compares each stream of a pipeline in its data source with its table in the data"
                     + " sink: row counts, then checksums over key ranges narrowed down to the keys"
                     + " missing, extra, duplicated or different. Reads each side in one transaction"
-                    + " (read-only where the database has them) and writes nothing.",
+                    + " (read-only where the database has them) and writes nothing (a"
+                    + " change-data-capture pipeline's replication slot is read through a temporary"
+                    + " copy, dropped at the end).",
             "This version compares PostgreSQL data sources with Postgres, DuckDB, Redshift,"
                     + " ClickHouse, SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS,"
                     + " AzureBlob and SFTP data sinks (Parquet, JSONL or CSV),"
@@ -86,8 +89,9 @@ public final class VerifyCommand implements Callable<Integer> {
     private boolean softDeletes;
 
     /**
-     * Per stream, the position the data sink committed, read before the destination's rows; null
-     * when not known (change data capture, no cursor column, a sink that could not say).
+     * Per stream, the position the data sink committed, read before the destination's rows: a
+     * cursor value, or a change-data-capture stream's LSN; null when not known (no cursor column, a
+     * sink that could not say).
      */
     private Map<String, String> positions;
 
@@ -249,7 +253,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     loads = new SinceCheck(sink, pipeline, since);
                 }
                 // the first read of the sink's transaction: positions and rows of one snapshot
-                positions = cursorStreams() ? sink.positions(pipeline, mode) : null;
+                positions = tracksPositions() ? sink.positions(pipeline, mode) : null;
                 return compare(src, source, sink.destination(), mode, loads);
             }
         }
@@ -346,17 +350,29 @@ public final class VerifyCommand implements Callable<Integer> {
             WriteMode mode,
             SinceCheck loads)
             throws SQLException {
+        // the source's snapshot is taken here: the slot's changes are peeked after it
         List<TableInfo> chosen = choose(PostgresTables.discover(src, source));
-        Tables pairs = new Tables(src, destination, softDeletes, positions);
+        Consumer<String> progress = line -> err.println("verify: " + line);
+        Map<String, Set<Key>> changed =
+                source.cdc() != null && loads == null && positions != null
+                        ? ChangedKeys.read(
+                                source,
+                                src,
+                                chosen,
+                                positions,
+                                progress,
+                                warning -> err.println("warning: " + warning))
+                        : Map.of();
+        Tables pairs = new Tables(src, destination, softDeletes, positions, changed);
         List<StreamReport> reports = new ArrayList<>();
         for (TableInfo table : chosen) {
-            Consumer<String> progress = line -> err.println("verify: " + line);
             StreamReport report =
                     loads == null
                             ? pairs.verify(table, mode, progress)
                             : loads.verify(pairs, table, mode, progress);
-            // a CDC position is an LSN: the changes after it are not known without the slot
-            reports.add(source.cdc() == null ? report : report.unknownSync());
+            // a CDC stream whose changes after its LSN could not be read: not known what is pending
+            boolean known = source.cdc() == null || changed.containsKey(table.stream());
+            reports.add(known ? report : report.unknownSync());
         }
         out.print(
                 json
@@ -366,17 +382,20 @@ public final class VerifyCommand implements Callable<Integer> {
         return VerifyReport.allMatch(reports) ? 0 : 1;
     }
 
-    /** Whether the pipeline reads by a cursor column: its committed positions are cursor values. */
-    private boolean cursorStreams() {
-        return source.cdc() == null && source.cursorColumn() != null;
+    /**
+     * Whether the pipeline's committed positions tell what is not synced yet: cursor values of a
+     * cursor column, or the LSNs of change data capture.
+     */
+    private boolean tracksPositions() {
+        return source.cdc() != null || source.cursorColumn() != null;
     }
 
     /**
-     * The positions of a cursor pipeline's data sink as a run reads them ({@link
+     * The positions of a cursor or CDC pipeline's data sink as a run reads them ({@link
      * PipelineGraph#committedPositions}); null, with a warning, when the sink cannot say.
      */
     private Map<String, String> factoryPositions() {
-        if (!cursorStreams()) {
+        if (!tracksPositions()) {
             return null;
         }
         try {

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * before the LSN is in the destination (for that stream); the stream reader writes one for every
  * table at once, after whole transactions.
  */
-final class CdcPositions {
+public final class CdcPositions {
     private static final String PREFIX = "cdc ";
 
     private CdcPositions() {}
@@ -39,7 +39,7 @@ final class CdcPositions {
     }
 
     /** The highest LSN of {@code slot}'s entries in {@code position}; 0 for none. */
-    static long highest(String position, String slot) {
+    public static long highest(String position, String slot) {
         if (!ReadPositions.isEntries(position)) {
             return 0;
         }
