@@ -130,6 +130,19 @@ class VerifyNotSyncedCdcITCase {
                                 + "items: not yet synced keys: 5, 7, 9, 11, 20, 101, 102, 150\n"
                                 + "Pipeline shop: 1 of 1 streams differ, 0 not verified; 8 rows"
                                 + " not yet synced.\n");
+
+        // the next sync applies those changes: the key changed from 20 to 150 leaves no row of 20
+        CliRun second = VerifyCli.syncOnce(dir, "shop");
+        assertThat(second.exitCode()).as(second.all()).isZero();
+        CliRun after = VerifyCli.verify(dir, "shop");
+        assertThat(after.exitCode()).as(after.all()).isEqualTo(1);
+        assertThat(after.out())
+                .isEqualTo(
+                        HEADER
+                                + "items           100               100        0      0"
+                                + "           0          1               0\n"
+                                + "items: different keys: 50\n"
+                                + "Pipeline shop: 1 of 1 streams differ, 0 not verified.\n");
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The rows of a {@code replication_method: cdc} stream: the table's columns, then {@code
@@ -134,6 +135,66 @@ final class CdcRows {
      * @throws IllegalStateException for an unchanged TOASTed value without the old row: the table
      *     needs REPLICA IDENTITY FULL
      */
+    /**
+     * For an update that changed the row's primary key: the delete of its old key, which the
+     * update's row (of the new key) does not say; null for any other change. PostgreSQL sends the
+     * old key of such an update (replica identity DEFAULT) or the whole old row (FULL). The delete
+     * has the update's {@code _skippr_lsn} (another key: nothing orders the two) and its position
+     * with {@code |old-key}, so each row keeps an id of its own.
+     */
+    static Row oldKeyDelete(Change change, TableInfo table, StreamSchema schema, long index) {
+        if (change.op() != Change.Op.UPDATE
+                || change.oldValues().isEmpty()
+                || table.primaryKey().isEmpty()) {
+            return null;
+        }
+        boolean moved = false;
+        for (String key : table.primaryKey()) {
+            for (int i = 0; i < change.columns().size(); i++) {
+                if (change.columns().get(i).name().equals(key)) {
+                    moved |= !sameKey(change.oldValues().get(i), change.newValues().get(i));
+                }
+            }
+        }
+        if (!moved) {
+            return null;
+        }
+        Change delete =
+                new Change(
+                        Change.Op.DELETE,
+                        change.schema(),
+                        change.table(),
+                        change.columns(),
+                        List.of(),
+                        change.oldValues(),
+                        change.oldIsKey(),
+                        change.lsn(),
+                        change.commitLsn(),
+                        change.xid(),
+                        change.commitTime());
+        Row row = changeRow(delete, table, schema, index);
+        return new Row(
+                row.stream(),
+                row.schemaVersion(),
+                row.op(),
+                row.values(),
+                row.position() + "|old-key",
+                null,
+                0);
+    }
+
+    /**
+     * Whether a key column's old and new values are the same key (a TOASTed one sent unchanged).
+     */
+    private static boolean sameKey(ColumnValue before, ColumnValue after) {
+        if (after.isUnchanged() || Objects.equals(before.text(), after.text())) {
+            return true;
+        }
+        return before.value() instanceof java.math.BigDecimal b
+                && after.value() instanceof java.math.BigDecimal a
+                && a.compareTo(b) == 0;
+    }
+
     static Row changeRow(Change change, TableInfo table, StreamSchema schema, long index) {
         Operation op =
                 switch (change.op()) {

@@ -382,8 +382,11 @@ final class CdcSourceReader implements SourceReader<SourceRecord, CdcSplit> {
                 output.collect(new SchemaChange(schema));
                 announced.put(table.stream(), schema.version());
             }
-            Row row = CdcRows.changeRow(change, table, schema, delivered);
-            output.collect(row);
+            Row gone = CdcRows.oldKeyDelete(change, table, schema, delivered);
+            if (gone != null) {
+                output.collect(gone);
+            }
+            output.collect(CdcRows.changeRow(change, table, schema, delivered));
         }
         if (stalled != null || changes.hasNext()) {
             partialCommitLsn = transaction.commitLsn();
