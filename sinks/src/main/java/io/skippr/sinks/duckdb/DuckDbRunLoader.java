@@ -37,7 +37,6 @@ final class DuckDbRunLoader implements StagingLoader {
     private final RunTransaction run;
     private final StagingLoader staging;
     private final Map<String, Direct> direct = new HashMap<>();
-    private boolean finished;
 
     private record Direct(DataType[] types, DuckDBAppender appender, String target) {}
 
@@ -132,7 +131,6 @@ final class DuckDbRunLoader implements StagingLoader {
             throw database.failure("appending to the run's transaction", failure);
         }
         staging.finish();
-        finished = true;
         run.finished(subtask);
     }
 
@@ -149,9 +147,7 @@ final class DuckDbRunLoader implements StagingLoader {
         try {
             staging.close();
         } finally {
-            if (!finished) {
-                run.left(subtask);
-            }
+            run.left(subtask);
         }
     }
 }

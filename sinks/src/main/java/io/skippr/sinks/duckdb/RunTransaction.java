@@ -39,8 +39,9 @@ final class RunTransaction {
     private final DuckDBConnection connection;
     private final Set<Integer> joined = new TreeSet<>();
     private final Set<Integer> finished = new TreeSet<>();
+    private final Set<Integer> open = new TreeSet<>(); // writers whose loader is not closed yet
     private final Set<String> appending = new HashSet<>();
-    private String discarded;
+    private boolean discarded;
 
     private RunTransaction(Key key, Connection handle) throws SQLException {
         this.key = key;
@@ -63,21 +64,22 @@ final class RunTransaction {
             throws IOException {
         Key key = key(database, settings);
         synchronized (OPEN) {
-            RunTransaction open = OPEN.get(key);
-            if (open != null && open.joined.contains(subtask)) {
-                open.discard("writer subtask " + subtask + " started again");
-                open = null;
+            RunTransaction run = OPEN.get(key);
+            if (run != null && run.joined.contains(subtask)) {
+                run.discard(); // writer subtask started again: its rows are in there once already
+                run = null;
             }
-            if (open == null) {
+            if (run == null) {
                 try {
-                    open = new RunTransaction(key, database.connect());
+                    run = new RunTransaction(key, database.connect());
                 } catch (SQLException e) {
                     throw database.failure("opening the run's transaction", e);
                 }
-                OPEN.put(key, open);
+                OPEN.put(key, run);
             }
-            open.joined.add(subtask);
-            return open;
+            run.joined.add(subtask);
+            run.open.add(subtask);
+            return run;
         }
     }
 
@@ -106,20 +108,29 @@ final class RunTransaction {
         }
     }
 
-    /** Writer {@code subtask} stops; before the end of its input that discards the transaction. */
+    /**
+     * Writer {@code subtask}'s loader closes; before the end of its input that discards the
+     * transaction. The other writers go on into it (their rows will not commit; the run fails, or
+     * starts over, with the first writer's own error), and the last to close rolls it back.
+     */
     void left(int subtask) {
         synchronized (OPEN) {
-            if (discarded == null && !finished.contains(subtask)) {
-                discard("writer subtask " + subtask + " stopped before the end of its input");
+            open.remove(subtask);
+            if (!finished.contains(subtask)) {
+                discard();
+            } else if (discarded && open.isEmpty()) {
+                close();
             }
         }
     }
 
-    /** Rolls back and forgets the transaction; its writers' next statement fails. */
-    private void discard(String why) {
-        discarded = why;
+    /** Forgets the transaction, which no commit may take any more; rolled back once unused. */
+    private void discard() {
+        discarded = true;
         OPEN.remove(key, this);
-        close();
+        if (open.isEmpty()) {
+            close();
+        }
     }
 
     /**
@@ -130,18 +141,18 @@ final class RunTransaction {
             DuckDbDatabase database, SqlSinkSettings settings, int parallelism) {
         Key key = key(database, settings);
         synchronized (OPEN) {
-            RunTransaction open = OPEN.get(key);
-            if (open == null) {
+            RunTransaction run = OPEN.get(key);
+            if (run == null) {
                 return null;
             }
             Set<Integer> all = new TreeSet<>();
             for (int i = 0; i < parallelism; i++) {
                 all.add(i);
             }
-            if (!open.finished.equals(all)) {
+            if (!run.finished.equals(all)) {
                 Set<Integer> lost = new TreeSet<>(all);
-                lost.removeAll(open.finished);
-                open.discard("its commit found it incomplete");
+                lost.removeAll(run.finished);
+                run.discard();
                 throw new SqlSinkException(
                         "Bounded run "
                                 + settings.run()
@@ -155,7 +166,7 @@ final class RunTransaction {
                                 + " failure, which rolled back what the others had loaded."
                                 + " Nothing of the run was committed; run the pipeline again");
             }
-            return open.connection;
+            return run.connection;
         }
     }
 
@@ -164,9 +175,9 @@ final class RunTransaction {
      */
     static void end(DuckDbDatabase database, SqlSinkSettings settings) {
         synchronized (OPEN) {
-            RunTransaction open = OPEN.remove(key(database, settings));
-            if (open != null) {
-                open.close();
+            RunTransaction run = OPEN.remove(key(database, settings));
+            if (run != null) {
+                run.close();
             }
         }
     }
