@@ -12,9 +12,14 @@ import java.util.Map;
 
 /** {@code skipprd} runs of the verify tests, and the table of mixed types they compare. */
 final class VerifyCli {
+    /** The head of verify's table. */
+    static final String HEADER =
+            "stream  source rows  destination rows  missing  extra  duplicated  different"
+                    + "  not yet synced\n";
+
     /** The table verify prints for the 3000 rows of {@link #mixedTable} loaded equal. */
     static final String MIXED_EQUAL =
-            "stream  source rows  destination rows  missing  extra  duplicated  different  not yet synced\n"
+            HEADER
                     + "mixed          3000              3000        0      0           0          0               0\n"
                     + "All 1 streams of pipeline mixed match.\n";
 
@@ -23,7 +28,7 @@ final class VerifyCli {
      * 100000 added.
      */
     static final String MIXED_BROKEN =
-            "stream  source rows  destination rows  missing  extra  duplicated  different  not yet synced\n"
+            HEADER
                     + "mixed          3000              3001        1      1           1          2               0\n"
                     + "mixed: missing keys: 10\n"
                     + "mixed: extra keys: 100000\n"

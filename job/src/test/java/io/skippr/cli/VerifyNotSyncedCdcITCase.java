@@ -30,10 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 class VerifyNotSyncedCdcITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final String HEADER =
-            "stream  source rows  destination rows  missing  extra  duplicated  different"
-                    + "  not yet synced\n";
-
     @TempDir Path dir;
 
     private TestPostgres pg;
@@ -66,7 +62,7 @@ class VerifyNotSyncedCdcITCase {
         assertThat(synced.exitCode()).as(synced.all()).isZero();
         assertThat(synced.out())
                 .isEqualTo(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "items           100               100        0      0"
                                 + "           0          0               0\n"
                                 + "All 1 streams of pipeline shop match.\n");
@@ -82,7 +78,7 @@ class VerifyNotSyncedCdcITCase {
         assertThat(run.exitCode()).as(run.all()).isZero();
         assertThat(run.out())
                 .isEqualTo(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "items           100               100        0      0"
                                 + "           0          0               8\n"
                                 + "items: not yet synced keys: 5, 7, 9, 11, 20, 101, 102, 150\n"
@@ -123,7 +119,7 @@ class VerifyNotSyncedCdcITCase {
         assertThat(damaged.exitCode()).as(damaged.all()).isEqualTo(1);
         assertThat(damaged.out())
                 .isEqualTo(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "items           100               100        0      0"
                                 + "           0          1               8\n"
                                 + "items: different keys: 50\n"
@@ -138,7 +134,7 @@ class VerifyNotSyncedCdcITCase {
         assertThat(after.exitCode()).as(after.all()).isEqualTo(1);
         assertThat(after.out())
                 .isEqualTo(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "items           100               100        0      0"
                                 + "           0          1               0\n"
                                 + "items: different keys: 50\n"
@@ -193,7 +189,7 @@ class VerifyNotSyncedCdcITCase {
             assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
             assertThat(run.out())
                     .isEqualTo(
-                            HEADER
+                            VerifyCli.HEADER
                                     + "items           100               100        1      1"
                                     + "           0          1         unknown\n"
                                     + "items: missing keys: 101\n"
@@ -229,7 +225,7 @@ class VerifyNotSyncedCdcITCase {
         assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
         assertThat(run.out())
                 .startsWith(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "items             1               100        0     99"
                                 + "           0          0         unknown\n");
         assertThat(run.err())

@@ -33,10 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
 class VerifyNotSyncedITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final String HEADER =
-            "stream  source rows  destination rows  missing  extra  duplicated  different"
-                    + "  not yet synced\n";
-
     @TempDir Path dir;
 
     private TestPostgres pg;
@@ -125,7 +121,7 @@ class VerifyNotSyncedITCase {
         assertThat(lost.exitCode()).as(lost.all()).isEqualTo(1);
         assertThat(lost.out())
                 .isEqualTo(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "orders          104                99        1      0"
                                 + "           0          0               6\n"
                                 + "orders: missing keys: 10\n"
@@ -138,7 +134,7 @@ class VerifyNotSyncedITCase {
         assertThat(synced.exitCode()).as(synced.all()).isEqualTo(1);
         assertThat(synced.out())
                 .isEqualTo(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "orders          104               103        1      0"
                                 + "           0          0               0\n"
                                 + "orders: missing keys: 10\n"
@@ -176,7 +172,7 @@ class VerifyNotSyncedITCase {
         assertThat(run.exitCode()).as(run.all()).isZero();
         assertThat(run.out())
                 .isEqualTo(
-                        HEADER
+                        VerifyCli.HEADER
                                 + "orders          104               100        0      0"
                                 + "           0          0               6\n"
                                 + "orders: not yet synced keys: 5, 7, 101, 102, 103, 104\n"
