@@ -63,9 +63,6 @@ public final class EmbeddedRunner implements AutoCloseable {
             conf.setString("restart-strategy.type", "fixed-delay");
             conf.setString("restart-strategy.fixed-delay.attempts", "2");
             conf.setString("restart-strategy.fixed-delay.delay", "1 s");
-            // and a retry starts the whole run over: DuckDB's writers load into one transaction of
-            // the run, which a restart of one writer alone would roll back for all of them
-            conf.setString("jobmanager.execution.failover-strategy", "full");
         }
     }
 

@@ -44,18 +44,9 @@ public abstract class SinkConformanceKit {
     static final MiniClusterExtension FLINK =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
-                            .setConfiguration(wholeRunRetries())
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(8)
                             .build());
-
-    /** As skipprd's embedded cluster: a failure restarts the whole job (EmbeddedRunner). */
-    private static org.apache.flink.configuration.Configuration wholeRunRetries() {
-        org.apache.flink.configuration.Configuration conf =
-                new org.apache.flink.configuration.Configuration();
-        conf.setString("jobmanager.execution.failover-strategy", "full");
-        return conf;
-    }
 
     @TempDir protected Path dir;
     SinkFixture fixture;

@@ -84,24 +84,16 @@ class DuckDbCommitterITCase {
         return duck.rows("SELECT id, amount FROM main.orders ORDER BY id");
     }
 
-    /** The staged path of a bounded run, as merge runs and MotherDuck take it. */
     @Test
     void aBoundedCommitLandsOnceAndItsReplayIsANoOp() throws Exception {
-        System.setProperty("skippr.duckdb.run-transaction", "false");
-        SqlSinkSettings settings;
-        Collection<SqlCommittable> committables;
-        try {
-            settings = duck.prepare("p", true, WriteMode.APPEND);
-            committables =
-                    staged(
-                            settings,
-                            List.of(
-                                    row(1, 10, Operation.INSERT),
-                                    row(2, 20, Operation.INSERT),
-                                    row(3, 30, Operation.INSERT)));
-        } finally {
-            System.clearProperty("skippr.duckdb.run-transaction");
-        }
+        SqlSinkSettings settings = duck.prepare("p", true, WriteMode.APPEND);
+        Collection<SqlCommittable> committables =
+                staged(
+                        settings,
+                        List.of(
+                                row(1, 10, Operation.INSERT),
+                                row(2, 20, Operation.INSERT),
+                                row(3, 30, Operation.INSERT)));
         assertThat(duck.staging()).hasSize(1);
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
             assertThat(commit(committer, committables)).containsExactly("committed");

@@ -39,10 +39,12 @@ class DuckDbRunTransactionITCase {
     @BeforeEach
     void database() {
         duck = new TestDuck(dir, "main");
+        System.setProperty(DuckDbDatabase.RUN_TRANSACTION, "true"); // off by default
     }
 
     @AfterEach
     void released() {
+        System.clearProperty(DuckDbDatabase.RUN_TRANSACTION);
         assertThat(DuckDbInstances.users(duck.database().url()))
                 .as("every connection the writers and committers opened is closed")
                 .isZero();
