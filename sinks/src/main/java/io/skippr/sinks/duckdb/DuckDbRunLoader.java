@@ -17,7 +17,8 @@ import java.util.Map;
 import org.duckdb.DuckDBAppender;
 
 /**
- * DuckDB's fast path for bounded append runs: each row is appended once, straight into its target
+ * DuckDB's fast path for bounded append runs, off unless switched on ({@link
+ * DuckDbDatabase#loadsInRunTransaction}): each row is appended once, straight into its target
  * table, inside the run's one open transaction ({@link RunTransaction}), which the run's commit
  * finishes with its marker rows. Rows are not staged and then copied, and a large transaction's
  * rows go to the file once, without the write-ahead log.
