@@ -151,23 +151,20 @@ public final class DuckDbDatabase implements SqlDatabase {
 
     /**
      * Whether writers load straight into the targets in one transaction of the run ({@link
-     * RunTransaction}): switched on with {@code -Dskippr.duckdb.run-transaction=true}, for a
-     * bounded append run into a local file (whose writers and commit share one process), not a
-     * deadletter sink (its commit deletes rows first). Off by default: Flink's batch region
-     * failover restarts a failed writer alone, which rolls the run's transaction back for every
-     * writer, so a run retried by Flink fails instead; restarting the whole run (failover strategy
-     * {@code full}) would fix that but loads rows twice into the file sinks, whose bounded recovery
-     * relies on region failover (their kit cases fail under it).
+     * RunTransaction}): for a bounded append run into a local file (whose writers and commit share
+     * one process), not a deadletter sink (its commit deletes rows first). On unless switched off
+     * with {@code -Dskippr.duckdb.run-transaction=false}, which stages every row and copies it at
+     * the commit, as continuous and merge runs do.
      */
     boolean loadsInRunTransaction(SqlSinkSettings settings) {
         return file != null
                 && settings.bounded()
                 && settings.mode() == WriteMode.APPEND
                 && settings.deadletterRun() <= 0
-                && "true".equals(System.getProperty(RUN_TRANSACTION));
+                && !"false".equals(System.getProperty(RUN_TRANSACTION));
     }
 
-    /** The system property that turns {@link #loadsInRunTransaction} on. */
+    /** The system property that turns {@link #loadsInRunTransaction} off. */
     static final String RUN_TRANSACTION = "skippr.duckdb.run-transaction";
 
     /**

@@ -61,8 +61,8 @@ final class DuckDbRunLoader implements StagingLoader {
                     staging.create(table);
                     return;
                 }
+                run.appendingTo(target, settings.qualified(target));
                 appender = run.connection().createAppender(settings.schema(), target);
-                run.appendingTo(target);
             }
             DataType[] types =
                     table.schema().columns().stream().map(Column::type).toArray(DataType[]::new);

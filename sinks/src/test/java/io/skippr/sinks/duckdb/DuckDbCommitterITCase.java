@@ -84,16 +84,23 @@ class DuckDbCommitterITCase {
         return duck.rows("SELECT id, amount FROM main.orders ORDER BY id");
     }
 
+    /** The staged path of a bounded append run, with the run's one transaction switched off. */
     @Test
     void aBoundedCommitLandsOnceAndItsReplayIsANoOp() throws Exception {
         SqlSinkSettings settings = duck.prepare("p", true, WriteMode.APPEND);
-        Collection<SqlCommittable> committables =
-                staged(
-                        settings,
-                        List.of(
-                                row(1, 10, Operation.INSERT),
-                                row(2, 20, Operation.INSERT),
-                                row(3, 30, Operation.INSERT)));
+        System.setProperty(DuckDbDatabase.RUN_TRANSACTION, "false");
+        Collection<SqlCommittable> committables;
+        try {
+            committables =
+                    staged(
+                            settings,
+                            List.of(
+                                    row(1, 10, Operation.INSERT),
+                                    row(2, 20, Operation.INSERT),
+                                    row(3, 30, Operation.INSERT)));
+        } finally {
+            System.clearProperty(DuckDbDatabase.RUN_TRANSACTION);
+        }
         assertThat(duck.staging()).hasSize(1);
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
             assertThat(commit(committer, committables)).containsExactly("committed");

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * DuckDB's fast path for bounded append runs ({@link RunTransaction}, {@link DuckDbRunLoader}),
  * step by step without Flink: two writer subtasks append straight into the target inside the run's
- * one transaction, which the run's commit finishes; a writer that stops or starts again discards
- * it, and the commit then refuses to commit part of the run.
+ * one transaction, which the run's commit finishes; a writer that fails and starts again replaces
+ * its rows there; an error that breaks the transaction rolls the run back, and the commit then
+ * refuses to commit part of the run.
  */
 class DuckDbRunTransactionITCase {
     @TempDir Path dir;
@@ -39,12 +40,10 @@ class DuckDbRunTransactionITCase {
     @BeforeEach
     void database() {
         duck = new TestDuck(dir, "main");
-        System.setProperty(DuckDbDatabase.RUN_TRANSACTION, "true"); // off by default
     }
 
     @AfterEach
     void released() {
-        System.clearProperty(DuckDbDatabase.RUN_TRANSACTION);
         assertThat(DuckDbInstances.users(duck.database().url()))
                 .as("every connection the writers and committers opened is closed")
                 .isZero();
@@ -118,17 +117,83 @@ class DuckDbRunTransactionITCase {
                 .containsExactly("1000", "2", "true");
     }
 
-    @Test
-    void aWriterThatStopsBeforeItsEndRollsTheRunBackAndItsCommitSaysSo() throws Exception {
-        SqlSinkSettings settings = duck.prepare("p", true, WriteMode.APPEND);
-        List<SqlCommittable> all = load(settings, 0);
+    /** Writer 1 fails after 200 of its rows, as a task fails and closes its writer. */
+    private static void failAfter200(SqlSinkSettings settings) throws Exception {
         try (SqlStagingWriter failing =
                 new SqlStagingWriter(settings, 1, 2, OptionalLong.empty(), List.of())) {
             failing.write(new SchemaChange(ORDERS), null);
             for (long id = 500; id < 700; id++) {
                 failing.write(row(id, (int) id * 10, Operation.INSERT), null);
             }
-        } // closed before the end of its input, as a failing task closes its writer
+        }
+    }
+
+    /**
+     * Flink's region failover starts a failed writer again alone: its new attempt appends its rows
+     * again into the same transaction, and the commit keeps one copy of each, with the other
+     * writer's rows. (Before the fix, the failure rolled the run back and the commit refused it.)
+     */
+    @Test
+    void aWriterThatFailsBeforeItsEndIsReplacedByItsNextAttempt() throws Exception {
+        SqlSinkSettings settings = duck.prepare("p", true, WriteMode.APPEND);
+        List<SqlCommittable> all = load(settings, 0);
+        failAfter200(settings);
+        all.addAll(load(settings, 1)); // the restarted attempt, in the same transaction
+        assertThat(duck.exists("orders")).as("nothing is visible before the commit").isFalse();
+        assertThat(duck.staging()).as("the rows went straight into the target").isEmpty();
+
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
+            assertThat(commit(committer, all)).containsExactly("committed");
+        }
+        assertOrdersOnce(1000);
+        assertThat(duck.one("SELECT count(*), sum(rows) FROM main._skippr_commits"))
+                .containsExactly("2", "1000");
+    }
+
+    @Test
+    void aWriterStartedAgainAfterItsEndIsReplacedByItsNextAttempt() throws Exception {
+        SqlSinkSettings settings = duck.prepare("p", true, WriteMode.APPEND);
+        duck.exec(
+                "CREATE TABLE main.orders (id BIGINT, amount INTEGER, _skippr_id VARCHAR,"
+                        + " _skippr_synced_at TIMESTAMP WITH TIME ZONE)",
+                "INSERT INTO main.orders VALUES (-1, 5, 'an earlier run''s row', now()),"
+                        + " (-1, 5, 'an earlier run''s row', now())");
+        List<SqlCommittable> all = load(settings, 0);
+        load(settings, 1);
+        all.addAll(load(settings, 1)); // a second attempt of subtask 1, after its end
+        assertThat(duck.staging()).as("the rows went straight into the target").isEmpty();
+        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
+            assertThat(commit(committer, all)).containsExactly("committed");
+        }
+        assertThat(duck.one("SELECT count(*) FROM main.orders WHERE id = -1"))
+                .as("rows that were in the table before the run are not touched")
+                .containsExactly("2");
+        duck.exec("DELETE FROM main.orders WHERE id = -1");
+        assertOrdersOnce(1000);
+    }
+
+    /**
+     * A statement that fails inside the run's transaction aborts it in DuckDB: the run is rolled
+     * back, the writer started again loads into a new transaction, and the commit refuses to commit
+     * part of the run.
+     */
+    @Test
+    void aFailureThatBreaksTheTransactionRollsTheRunBackAndItsCommitSaysSo() throws Exception {
+        SqlSinkSettings settings = duck.prepare("p", true, WriteMode.APPEND);
+        List<SqlCommittable> all = load(settings, 0);
+        try (SqlStagingWriter failing =
+                new SqlStagingWriter(settings, 1, 2, OptionalLong.empty(), List.of())) {
+            failing.write(new SchemaChange(ORDERS), null);
+            failing.write(row(500, 5000, Operation.INSERT), null);
+            RunTransaction run = RunTransaction.join(duck.database(), settings, 7);
+            assertThatThrownBy(
+                            () ->
+                                    run.connection()
+                                            .createStatement()
+                                            .execute("SELECT * FROM main.no_such_table"))
+                    .hasMessageContaining("no_such_table");
+            run.left(7);
+        }
         all.addAll(load(settings, 1)); // the restarted attempt, in a new transaction
 
         try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
@@ -138,8 +203,9 @@ class DuckDbRunTransactionITCase {
                             "Bounded run 1 of pipeline p loaded DuckDB database file "
                                     + duck.file.toAbsolutePath().normalize()
                                     + " in one transaction, and the rows of writer subtasks [0]"
-                                    + " are not in it: a writer subtask started again after a"
-                                    + " failure, which rolled back what the others had loaded."
+                                    + " are not in it: an error inside that transaction made"
+                                    + " DuckDB roll it back, with what every writer subtask had"
+                                    + " loaded, and a writer subtask started again in a new one."
                                     + " Nothing of the run was committed; run the pipeline again");
         }
         assertThat(duck.exists("orders")).isFalse();
@@ -152,21 +218,6 @@ class DuckDbRunTransactionITCase {
             commit(committer, again);
         }
         assertOrdersOnce(1000);
-    }
-
-    @Test
-    void aWriterStartedAgainAfterItsEndDiscardsTheRun() throws Exception {
-        SqlSinkSettings settings = duck.prepare("p", true, WriteMode.APPEND);
-        List<SqlCommittable> all = load(settings, 0);
-        load(settings, 1);
-        List<SqlCommittable> restarted = load(settings, 1); // a second attempt of subtask 1
-        all.addAll(restarted);
-        try (SqlCommitter committer = new SqlCommitter(settings, SqlCommitter.Scope.RUN)) {
-            assertThatThrownBy(() -> commit(committer, all))
-                    .isInstanceOf(SqlSinkException.class)
-                    .hasMessageContaining("the rows of writer subtasks [0] are not in it");
-        }
-        assertThat(duck.exists("orders")).isFalse();
     }
 
     @Test
