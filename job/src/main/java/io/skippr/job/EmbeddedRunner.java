@@ -59,10 +59,7 @@ public final class EmbeddedRunner implements AutoCloseable {
         // no Kerberos or Hadoop tokens to obtain in a local run; looking for them costs ~0.5 s
         conf.setString("security.delegation.tokens.enabled", "false");
         if (request.once()) {
-            // a bounded run that keeps failing should end with its error, not retry forever
-            conf.setString("restart-strategy.type", "fixed-delay");
-            conf.setString("restart-strategy.fixed-delay.attempts", "2");
-            conf.setString("restart-strategy.fixed-delay.delay", "1 s");
+            FlinkSettings.boundedRecovery(conf);
         }
     }
 

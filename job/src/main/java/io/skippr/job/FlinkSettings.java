@@ -43,6 +43,20 @@ public final class FlinkSettings {
         return conf;
     }
 
+    /**
+     * How a {@code --once} run recovers from a failed task, over what the user's Flink
+     * configuration says: Flink's region failover, which runs again only the failed task and what
+     * feeds it (the file destinations' recovery needs it: a whole job run again can load their rows
+     * twice, docs/exactly-once.md), and two retries one second apart, so that a run that keeps
+     * failing ends with its error instead of retrying forever.
+     */
+    public static void boundedRecovery(Configuration conf) {
+        conf.setString("jobmanager.execution.failover-strategy", "region");
+        conf.setString("restart-strategy.type", "fixed-delay");
+        conf.setString("restart-strategy.fixed-delay.attempts", "2");
+        conf.setString("restart-strategy.fixed-delay.delay", "1 s");
+    }
+
     /** The folder of the pipeline's checkpoints, as {@link #forPipeline} set it. */
     public static org.apache.flink.core.fs.Path checkpoints(Configuration conf) {
         return new org.apache.flink.core.fs.Path(
