@@ -4,11 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.skippr.job.TestPostgres;
 import io.skippr.sinks.redshift.TestRedshift;
+import io.skippr.sinks.snowflake.TestSnowflake;
+import io.skippr.sinks.snowflake.fake.FakeSnowflake;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 
 /** {@code skipprd} runs of the verify tests, and the table of mixed types they compare. */
 final class VerifyCli {
@@ -38,9 +44,13 @@ final class VerifyCli {
 
     private VerifyCli() {}
 
-    /** The test PostgreSQL's password, and the state folder in {@code dir}. */
+    /**
+     * The test PostgreSQL's password, the fake Snowflake's ({@code SF_PASSWORD}), and the state
+     * folder in {@code dir}.
+     */
     static Map<String, String> env(Path dir) {
         Map<String, String> env = new HashMap<>(TestPostgres.passwordEnv());
+        env.put("SF_PASSWORD", TestSnowflake.PASSWORD);
         env.put("SKIPPR_STATE_DIR", dir.resolve("state").toString());
         return env;
     }
@@ -81,6 +91,31 @@ final class VerifyCli {
                 + "\n      endpoint: "
                 + TestRedshift.env("SKIPPR_TEST_S3_ENDPOINT")
                 + "\n      path_style_access: true\n";
+    }
+
+    /**
+     * A Snowflake data sink entry loading schema {@code schema} of {@code snowflake}'s fake
+     * account, logging in with {@code ${SF_PASSWORD}} ({@link #env}).
+     */
+    static String snowflakeSink(TestSnowflake snowflake, String schema) {
+        return "    Snowflake:\n      account: "
+                + FakeSnowflake.ACCOUNT
+                + "\n      endpoint: "
+                + snowflake.endpoint()
+                + "\n      user: "
+                + TestSnowflake.USER
+                + "\n      password: ${SF_PASSWORD}\n      database: "
+                + FakeSnowflake.DATABASE
+                + "\n      schema: "
+                + schema
+                + "\n      warehouse: FAKE_WH\n";
+    }
+
+    /** A connection to {@code snowflake}'s fake account through the official driver. */
+    static Connection snowflake(TestSnowflake snowflake) throws SQLException {
+        Properties p = snowflake.fake.properties(TestSnowflake.USER);
+        p.setProperty("password", TestSnowflake.PASSWORD);
+        return DriverManager.getConnection(snowflake.fake.url(), p);
     }
 
     /** {@code sync --config dir/skippr.yml --pipeline PIPELINE --once}. */

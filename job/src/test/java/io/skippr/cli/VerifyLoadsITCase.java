@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
 import io.skippr.sinks.redshift.TestRedshift;
+import io.skippr.sinks.snowflake.TestSnowflake;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,12 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code _skippr_loads}, {@code skipprd history} and {@code skipprd verify --since} after two real
  * {@code sync --once} runs of a table with cursor column {@code id} (rows 1 to 100, then 101 to
- * 150), into PostgreSQL and into DuckDB: history lists the two loads with their exact row counts
- * and the checksums of the ids the destination holds; {@code --since 1} checks only load 2 and
- * passes; with row 120 (in load 2) and row 5 (in load 1) deleted from the destination, {@code
- * --since 1} finds 120 and names load 2, reading only load 2's range (50 source rows, not 160, so
- * row 5 and the 10 rows not synced yet are not in it), and {@code --since 0} finds both and names
- * both loads.
+ * 150), into PostgreSQL, DuckDB, Redshift (its twin) and Snowflake (the fake Snowflake): history
+ * lists the two loads with their exact row counts and the checksums of the ids the destination
+ * holds; {@code --since 1} checks only load 2 and passes; with row 120 (in load 2) and row 5 (in
+ * load 1) deleted from the destination, {@code --since 1} finds 120 and names load 2, reading only
+ * load 2's range (50 source rows, not 160, so row 5 and the 10 rows not synced yet are not in it),
+ * and {@code --since 0} finds both and names both loads.
  */
 class VerifyLoadsITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -90,6 +91,21 @@ class VerifyLoadsITCase {
                             throw new SQLException(e);
                         }
                     },
+                    "\"" + sinkSchema + "\".\"orders\"",
+                    "\"" + sinkSchema + "\".\"_skippr_loads\"",
+                    "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
+                            + sinkSchema
+                            + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
+                            + " records them; run skipprd sync --pipeline shop first\n");
+        }
+    }
+
+    @Test
+    void snowflake() throws Exception {
+        try (TestSnowflake snowflake = new TestSnowflake()) {
+            config(VerifyCli.snowflakeSink(snowflake, sinkSchema));
+            check(
+                    () -> VerifyCli.snowflake(snowflake),
                     "\"" + sinkSchema + "\".\"orders\"",
                     "\"" + sinkSchema + "\".\"_skippr_loads\"",
                     "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
@@ -184,7 +200,7 @@ class VerifyLoadsITCase {
         try (Connection c = destination.connect();
                 Statement s = c.createStatement()) {
             broken2 = load2 - idChecksum(s, table, 120, 120);
-            s.execute("DELETE FROM " + table + " WHERE id IN (5, 120)");
+            s.execute("DELETE FROM " + table + " WHERE \"id\" IN (5, 120)");
         }
         CliRun since1 = VerifyCli.verify(dir, "shop", "--since", "1");
         assertThat(since1.exitCode()).as(since1.all()).isEqualTo(1);
@@ -237,7 +253,9 @@ class VerifyLoadsITCase {
                 Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery(
-                                "SELECT count(*) FROM " + loadsTable + " WHERE mode = 'once'")) {
+                                "SELECT count(*) FROM "
+                                        + loadsTable
+                                        + " WHERE \"mode\" = 'once'")) {
             rs.next();
             assertThat(rs.getLong(1)).as("one row per stream and run").isEqualTo(2);
         }
@@ -260,9 +278,9 @@ class VerifyLoadsITCase {
         long sum = 0;
         try (ResultSet rs =
                 s.executeQuery(
-                        "SELECT _skippr_id FROM "
+                        "SELECT \"_skippr_id\" FROM "
                                 + table
-                                + " WHERE id BETWEEN "
+                                + " WHERE \"id\" BETWEEN "
                                 + from
                                 + " AND "
                                 + to)) {

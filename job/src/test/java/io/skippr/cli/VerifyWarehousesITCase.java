@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
 import io.skippr.sinks.redshift.TestRedshift;
+import io.skippr.sinks.snowflake.TestSnowflake;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,7 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  * counts); then the destination broken through the sink's own connection (a row deleted, one
  * duplicated, one value changed, one set to NULL, one row added) and exactly those keys named, exit
  * 1. Redshift runs against its twin ({@code RedshiftTwin}), which runs verify's Redshift functions
- * (STRTOL, DATEDIFF, FROM_VARBYTE) as PostgreSQL expressions.
+ * (STRTOL, DATEDIFF, FROM_VARBYTE) as PostgreSQL expressions; Snowflake against the fake Snowflake
+ * ({@code FakeSnowflake}), whose {@code SnowflakeFunctions} run verify's Snowflake functions
+ * (TO_NUMBER with a hex format, DATEDIFF, DATE_PART, HEX_ENCODE, TO_VARCHAR of a FLOAT); after the
+ * Snowflake run, history lists its load.
  */
 class VerifyWarehousesITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -105,6 +109,68 @@ class VerifyWarehousesITCase {
         } finally {
             pg.exec("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
         }
+    }
+
+    @Test
+    void snowflake() throws Exception {
+        String schema = pg.schema + "_sf";
+        try (TestSnowflake snowflake = new TestSnowflake()) {
+            config(VerifyCli.snowflakeSink(snowflake, schema));
+            syncAndCompareClean();
+            try (Connection c = VerifyCli.snowflake(snowflake);
+                    Statement s = c.createStatement()) {
+                String mixed = "\"" + schema + "\".\"mixed\"";
+                s.execute("DELETE FROM " + mixed + " WHERE \"id\" = 10");
+                s.execute(
+                        "INSERT INTO " + mixed + " SELECT * FROM " + mixed + " WHERE \"id\" = 20");
+                s.execute("UPDATE " + mixed + " SET \"note\" = 'changed' WHERE \"id\" = 30");
+                s.execute("UPDATE " + mixed + " SET \"amount\" = NULL WHERE \"id\" = 40");
+                s.execute(
+                        "INSERT INTO "
+                                + mixed
+                                + " (\"id\", \"note\", \"_skippr_id\", \"_skippr_synced_at\")"
+                                + " VALUES (100000, 'extra', 'extra', CURRENT_TIMESTAMP)");
+                s.execute(
+                        "INSERT INTO \""
+                                + schema
+                                + "\".\"pairs\" (\"code\", \"u\", \"v\", \"_skippr_id\","
+                                + " \"_skippr_synced_at\") VALUES ('zz',"
+                                + " '00000000-0000-0000-0000-000000000000', 0, 'extra',"
+                                + " CURRENT_TIMESTAMP)");
+            }
+            compareBroken();
+
+            CliRun history =
+                    VerifyCli.run(dir, "history", "--config", config(), "--pipeline", "wh");
+            assertThat(history.exitCode()).as(history.all()).isZero();
+            assertThat(history.out().lines().toList())
+                    .hasSize(3)
+                    .element(1)
+                    .asString()
+                    .matches("1 +once +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +mixed +300 .*");
+
+            String config = Files.readString(dir.resolve("skippr.yml"));
+            Files.writeString(
+                    dir.resolve("skippr.yml"),
+                    config.replace(snowflake.endpoint(), "http://127.0.0.1:1"));
+            CliRun unreachable = verify();
+            assertThat(unreachable.exitCode()).as(unreachable.all()).isEqualTo(2);
+            assertThat(unreachable.out()).isEmpty();
+            assertThat(unreachable.err())
+                    .isEqualTo(
+                            "error: cannot read the data sink: JDBC driver encountered"
+                                    + " communication error. Message: Exception encountered for"
+                                    + " HTTP request: Connect to 127.0.0.1:1 [/127.0.0.1] failed:"
+                                    + " Connection refused. (SQL state 58030) — while connecting on"
+                                    + " Snowflake account FAKE at http://127.0.0.1:1, database"
+                                    + " SKIPPR_TEST, user skippr_loader (staging in @\""
+                                    + schema
+                                    + "\".\"_skippr_stage\")\n");
+        }
+    }
+
+    private String config() {
+        return dir.resolve("skippr.yml").toString();
     }
 
     private void config(String sink) throws Exception {

@@ -12,14 +12,15 @@ import java.util.stream.Collectors;
  */
 final class Canonical {
     /**
-     * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB, ClickHouse or
-     * Redshift sink.
+     * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB, ClickHouse,
+     * Redshift or Snowflake sink.
      */
     enum Dialect {
         POSTGRES,
         DUCKDB,
         CLICKHOUSE,
-        REDSHIFT
+        REDSHIFT,
+        SNOWFLAKE
     }
 
     /**
@@ -69,7 +70,7 @@ final class Canonical {
     private static String prefixed(Dialect dialect, String text) {
         String bytes =
                 switch (dialect) {
-                    case POSTGRES, REDSHIFT -> text("octet_length(" + text + ")");
+                    case POSTGRES, REDSHIFT, SNOWFLAKE -> text("octet_length(" + text + ")");
                     case DUCKDB -> text("strlen(" + text + ")");
                     // a CAST to String refuses NULL there; toString keeps it
                     case CLICKHOUSE -> "toString(length(" + text + "))";
@@ -93,6 +94,11 @@ final class Canonical {
                     "CAST(sum(CAST(strtol(substr("
                             + hash
                             + ", 1, 15), 16) AS DECIMAL(38,0))) AS VARCHAR)";
+            // TO_NUMBER's hex format gives a NUMBER(38,0), whose SUM is a NUMBER(38,0)
+            case SNOWFLAKE ->
+                    "CAST(sum(to_number(substr("
+                            + hash
+                            + ", 1, 15), 'XXXXXXXXXXXXXXX')) AS VARCHAR)";
             case CLICKHOUSE ->
                     "sum(reinterpretAsUInt32(reverse(unhex(substring("
                             + hash
@@ -113,6 +119,9 @@ final class Canonical {
         }
         if (dialect == Dialect.REDSHIFT) {
             return RedshiftCanonical.value(type, column);
+        }
+        if (dialect == Dialect.SNOWFLAKE) {
+            return SnowflakeCanonical.value(type, column);
         }
         boolean pg = dialect == Dialect.POSTGRES;
         return switch (type.kind()) {
@@ -170,9 +179,9 @@ final class Canonical {
 
     /** Trailing zeros of the fraction dropped: 1234.50 and 1234.5 are one value. */
     static String decimal(String t) {
-        return "CASE WHEN strpos("
+        return "CASE WHEN position('.' IN "
                 + t
-                + ", '.') > 0 THEN rtrim(rtrim("
+                + ") > 0 THEN rtrim(rtrim("
                 + t
                 + ", '0'), '.') ELSE "
                 + t
@@ -188,9 +197,9 @@ final class Canonical {
         String a = "ltrim(" + t + ", '-')";
         String mantissa = "split_part(" + a + ", 'e', 1)";
         String exponent =
-                "CASE WHEN strpos("
+                "CASE WHEN position('e' IN "
                         + a
-                        + ", 'e') > 0 THEN CAST(split_part("
+                        + ") > 0 THEN CAST(split_part("
                         + a
                         + ", 'e', 2) AS INTEGER) ELSE 0 END";
         String whole = "split_part(" + mantissa + ", '.', 1)";

@@ -50,7 +50,7 @@ interface Destination {
     }
 
     /**
-     * A Postgres, DuckDB or Redshift data sink, read over JDBC ({@link
+     * A Postgres, DuckDB, Redshift or Snowflake data sink, read over JDBC ({@link
      * io.skippr.sinks.sql.SqlReadBack}).
      */
     static Destination sql(
@@ -69,7 +69,8 @@ interface Destination {
 
             @Override
             public Canonical.Form form() {
-                // DuckDB keeps JSON's text as given, Redshift's VARCHAR too; PostgreSQL's is jsonb
+                // DuckDB keeps JSON's text as given, Redshift's and Snowflake's VARCHAR too;
+                // PostgreSQL's is jsonb
                 return new Canonical.Form(dialect != Canonical.Dialect.POSTGRES, false);
             }
 

@@ -80,9 +80,14 @@ final class Loads {
             String stream)
             throws SQLException {
         String text =
-                dialect == Canonical.Dialect.POSTGRES || dialect == Canonical.Dialect.REDSHIFT
-                        ? "to_char(\"committed_at\" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
-                        : "strftime(\"committed_at\" AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S')";
+                switch (dialect) {
+                    case POSTGRES, REDSHIFT ->
+                            "to_char(\"committed_at\" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')";
+                    case SNOWFLAKE ->
+                            "to_char(convert_timezone('UTC', \"committed_at\"),"
+                                    + " 'YYYY-MM-DD HH24:MI:SS')";
+                    default -> "strftime(\"committed_at\" AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S')";
+                };
         List<String> params = new ArrayList<>();
         String where =
                 " WHERE \"pipeline\" = "

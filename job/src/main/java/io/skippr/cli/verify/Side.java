@@ -254,7 +254,7 @@ record Side(
     private String shown(KeyColumn c) {
         return switch (dialect) {
             case POSTGRES -> c.sql() + "::text";
-            case DUCKDB -> "CAST(" + c.sql() + " AS VARCHAR)";
+            case DUCKDB, SNOWFLAKE -> "CAST(" + c.sql() + " AS VARCHAR)";
             case REDSHIFT -> RedshiftCanonical.text(c.sql());
             case CLICKHOUSE -> "toString(" + c.sql() + ")";
         };

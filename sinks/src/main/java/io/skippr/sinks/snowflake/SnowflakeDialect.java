@@ -395,4 +395,22 @@ public final class SnowflakeDialect implements SqlDialect {
                 + " \"bounded\" BOOLEAN NOT NULL, \"write_mode\" VARCHAR(16) NOT NULL,"
                 + " \"rows\" NUMBER(19,0) NOT NULL, \"positions\" VARCHAR)";
     }
+
+    /**
+     * The loads table ({@code LoadsTable}), its columns named as the marker table's; {@code
+     * committed_at} is the inserting statement's {@code CURRENT_TIMESTAMP}, in the session's UTC
+     * ({@link SnowflakeDatabase#connect}). No key is declared (Snowflake enforces none).
+     */
+    @Override
+    public String loadsTable(String qualified) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + qualified
+                + " (\"pipeline\" VARCHAR NOT NULL, \"sink\" VARCHAR NOT NULL,"
+                + " \"stream\" VARCHAR NOT NULL, \"run\" NUMBER(19,0) NOT NULL,"
+                + " \"checkpoint\" NUMBER(19,0) NOT NULL, \"subtask\" NUMBER(10,0) NOT NULL,"
+                + " \"mode\" VARCHAR(16) NOT NULL, \"rows\" NUMBER(19,0) NOT NULL,"
+                + " \"checksum\" NUMBER(19,0) NOT NULL, \"position_type\" VARCHAR,"
+                + " \"position_from\" VARCHAR, \"position_to\" VARCHAR,"
+                + " \"committed_at\" TIMESTAMP_TZ NOT NULL DEFAULT CURRENT_TIMESTAMP)";
+    }
 }

@@ -6,6 +6,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.sql.SqlReadBack;
 import io.skippr.sinks.sql.SqlSinks;
 import java.util.Map;
 
@@ -14,7 +15,7 @@ import java.util.Map;
  * named internal stage and one explicit transaction per commit that COPYs exactly the staged files,
  * applies the write mode and records the marker row (see {@code docs/connectors/snowflake.md}).
  */
-public final class SnowflakeSinkFactory implements SinkFactory, KeepsDeadletters {
+public final class SnowflakeSinkFactory implements SinkFactory, KeepsDeadletters, SqlReadBack {
     @Override
     public String kind() {
         return "Snowflake";
@@ -44,8 +45,25 @@ public final class SnowflakeSinkFactory implements SinkFactory, KeepsDeadletters
                 database(context), context, s.string("schema").orElse("PUBLIC"));
     }
 
+    /**
+     * The account as the sink logs in to it; verify only reads (the login's role decides what it
+     * may do, and verify sends nothing but SELECTs).
+     */
+    @Override
+    public SnowflakeDatabase readOnly(ResolvedSettings settings) {
+        return database(settings);
+    }
+
+    @Override
+    public String schema(ResolvedSettings settings) {
+        return settings.string("schema").orElse("PUBLIC");
+    }
+
     private static SnowflakeDatabase database(SinkContext context) {
-        ResolvedSettings s = context.settings();
+        return database(context.settings());
+    }
+
+    private static SnowflakeDatabase database(ResolvedSettings s) {
         String schema = s.string("schema").orElse("PUBLIC");
         SnowflakeLogin login =
                 new SnowflakeLogin(

@@ -366,6 +366,10 @@ final class CopyInto {
                     selects.add(column);
                 } else if (pgType.equals("jsonb") && !fc.getValue().equals("VARCHAR")) {
                     selects.add("CAST(to_json(" + column + ") AS VARCHAR)");
+                } else if (fc.getValue().equals("FLOAT")) {
+                    // a Parquet float lands in a FLOAT (a double) as its exact value, not as the
+                    // shortest text of the float (0.33333334 is another double)
+                    selects.add("CAST(CAST(" + column + " AS DOUBLE) AS VARCHAR)");
                 } else {
                     selects.add("CAST(" + column + " AS VARCHAR)");
                 }

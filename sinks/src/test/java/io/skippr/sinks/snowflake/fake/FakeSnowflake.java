@@ -93,6 +93,7 @@ public final class FakeSnowflake implements AutoCloseable {
                     "CREATE TABLE \"_fake\".load_history (schema_name text, table_name text,"
                             + " file_key text, etag text, loaded_at timestamptz DEFAULT now())");
             InformationSchema.create(st, DATABASE);
+            SnowflakeFunctions.create(st);
         }
         stages = new Stages(pgDatabase);
         duckDb = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);

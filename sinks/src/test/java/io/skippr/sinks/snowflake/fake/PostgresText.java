@@ -132,7 +132,26 @@ final class PostgresText {
                     Map.entry("CONCAT", "concat"),
                     Map.entry("ROW_NUMBER", "row_number"),
                     Map.entry("CURRENT_TIMESTAMP", "current_timestamp"),
-                    Map.entry("SYSTEM$WAIT", "pg_sleep"));
+                    Map.entry("SYSTEM$WAIT", "pg_sleep"),
+                    Map.entry("OCTET_LENGTH", "octet_length"),
+                    Map.entry("SUBSTR", "substr"),
+                    Map.entry("POSITION", "position"),
+                    Map.entry("LTRIM", "ltrim"),
+                    Map.entry("RTRIM", "rtrim"),
+                    Map.entry("SPLIT_PART", "split_part"),
+                    Map.entry("TO_CHAR", "to_char"),
+                    Map.entry("DATEDIFF", "\"_fake\".datediff"),
+                    Map.entry("DATE_PART", "\"_fake\".date_part"),
+                    Map.entry("TO_NUMBER", "\"_fake\".to_number"),
+                    Map.entry("HEX_ENCODE", "\"_fake\".hex_encode"),
+                    Map.entry("TO_VARCHAR", "\"_fake\".to_varchar"),
+                    Map.entry("CONVERT_TIMEZONE", "\"_fake\".convert_timezone"));
+
+    /**
+     * Functions whose first argument is a date or time part, a bare word in Snowflake ({@code
+     * DATEDIFF(day, …)}), passed to their {@link SnowflakeFunctions} as a string.
+     */
+    private static final Set<String> PART_FIRST = Set.of("DATEDIFF", "DATE_PART");
 
     /** Snowflake's types as PostgreSQL types; arguments, where kept, follow as written. */
     private static final Map<String, String> TYPES =
@@ -234,6 +253,20 @@ final class PostgresText {
                 case WORD -> {
                     if (call && FUNCTIONS.containsKey(upper)) {
                         out.append(FUNCTIONS.get(upper));
+                        if (PART_FIRST.contains(upper)
+                                && i + 3 < to
+                                && tokens.get(i + 2).kind() == SqlTokens.Kind.WORD
+                                && tokens.get(i + 3).is(",")) {
+                            out.append("(")
+                                    .append(
+                                            SqlTokens.literal(
+                                                    tokens.get(i + 2)
+                                                            .text()
+                                                            .toUpperCase(Locale.ROOT)))
+                                    .append(" , ");
+                            i += 4;
+                            continue;
+                        }
                     } else if (TYPES.containsKey(upper) && !afterDot(tokens, from, i)) {
                         i = type(tokens, i, to, upper, out);
                         continue;
