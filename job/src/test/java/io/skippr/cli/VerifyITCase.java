@@ -324,6 +324,7 @@ class VerifyITCase {
                                 "",
                                 "error: pipeline 'mixed' loads data_sinks.warehouse (Stdout);"
                                         + " skipprd verify reads Postgres, DuckDB, Redshift,"
+                                        + " BigQuery,"
                                         + " ClickHouse, LocalFile, S3, GCS, AzureBlob, SFTP,"
                                         + " SkipprLake and AthenaIceberg data sinks only in this"
                                         + " version\n"));

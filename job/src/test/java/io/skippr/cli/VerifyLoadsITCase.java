@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.bigquery.fake.FakeBigQuery;
 import io.skippr.sinks.redshift.TestRedshift;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -95,6 +96,27 @@ class VerifyLoadsITCase {
                     "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
                             + sinkSchema
                             + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
+                            + " records them; run skipprd sync --pipeline shop first\n");
+        }
+    }
+
+    @Test
+    void bigQuery() throws Exception {
+        try (FakeBigQuery fake = FakeBigQuery.start()) {
+            config(VerifyCli.bigQuerySink(fake, sinkSchema));
+            check(
+                    () -> {
+                        try {
+                            return VerifyCli.bigQuery(fake, sinkSchema);
+                        } catch (IOException e) {
+                            throw new SQLException(e);
+                        }
+                    },
+                    "`" + sinkSchema + "`.`orders`",
+                    "`" + sinkSchema + "`.`_skippr_loads`",
+                    "error: data_sinks.warehouse holds no load of pipeline 'shop' in `"
+                            + sinkSchema
+                            + "`.`_skippr_loads`: it records each commit's loads since Skippr"
                             + " records them; run skipprd sync --pipeline shop first\n");
         }
     }

@@ -12,14 +12,15 @@ import java.util.stream.Collectors;
  */
 final class Canonical {
     /**
-     * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB, ClickHouse or
-     * Redshift sink.
+     * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB, ClickHouse,
+     * Redshift or BigQuery sink.
      */
     enum Dialect {
         POSTGRES,
         DUCKDB,
         CLICKHOUSE,
-        REDSHIFT
+        REDSHIFT,
+        BIGQUERY
     }
 
     /**
@@ -33,12 +34,19 @@ final class Canonical {
      * @param jsonAsJsonl JSON as a JSONL file holds it: a value that is JSON's {@code null}
      *     compared as NULL (JSONL files write it as they write a NULL), line breaks between tokens
      *     as spaces (a file keeps each row on its line)
+     * @param asBigQuery BigQuery's differences (BigQueryCanonical): a double to 15 significant
+     *     digits, a real as its own shortest text, JSON by its presence only
      */
-    record Form(boolean jsonAsStored, boolean wholeSeconds, boolean jsonAsJsonl) {
+    record Form(
+            boolean jsonAsStored, boolean wholeSeconds, boolean jsonAsJsonl, boolean asBigQuery) {
         static final Form EXACT = new Form(false, false);
 
         Form(boolean jsonAsStored, boolean wholeSeconds) {
-            this(jsonAsStored, wholeSeconds, false);
+            this(jsonAsStored, wholeSeconds, false, false);
+        }
+
+        Form(boolean jsonAsStored, boolean wholeSeconds, boolean jsonAsJsonl) {
+            this(jsonAsStored, wholeSeconds, jsonAsJsonl, false);
         }
     }
 
@@ -70,6 +78,7 @@ final class Canonical {
         String bytes =
                 switch (dialect) {
                     case POSTGRES, REDSHIFT -> text("octet_length(" + text + ")");
+                    case BIGQUERY -> BigQueryCanonical.text("BYTE_LENGTH(" + text + ")");
                     case DUCKDB -> text("strlen(" + text + ")");
                     // a CAST to String refuses NULL there; toString keeps it
                     case CLICKHOUSE -> "toString(length(" + text + "))";
@@ -78,7 +87,12 @@ final class Canonical {
     }
 
     private static String md5(Dialect dialect, String sql) {
-        return dialect == Dialect.CLICKHOUSE ? "lower(hex(MD5(" + sql + ")))" : "md5(" + sql + ")";
+        return switch (dialect) {
+            case CLICKHOUSE -> "lower(hex(MD5(" + sql + ")))";
+            // MD5 is BYTES there
+            case BIGQUERY -> "TO_HEX(MD5(" + sql + "))";
+            default -> "md5(" + sql + ")";
+        };
     }
 
     /** The order-free sums of a range's row hashes, as the columns of a SELECT (see Side). */
@@ -93,6 +107,11 @@ final class Canonical {
                     "CAST(sum(CAST(strtol(substr("
                             + hash
                             + ", 1, 15), 16) AS DECIMAL(38,0))) AS VARCHAR)";
+            // a hex INT64 from its 0x text, summed as BIGNUMERIC: an INT64 SUM fails on overflow
+            case BIGQUERY ->
+                    "CAST(SUM(CAST(CAST('0x' || SUBSTR("
+                            + hash
+                            + ", 1, 15) AS INT64) AS BIGNUMERIC)) AS STRING)";
             case CLICKHOUSE ->
                     "sum(reinterpretAsUInt32(reverse(unhex(substring("
                             + hash
@@ -114,7 +133,16 @@ final class Canonical {
         if (dialect == Dialect.REDSHIFT) {
             return RedshiftCanonical.value(type, column);
         }
+        if (dialect == Dialect.BIGQUERY) {
+            return BigQueryCanonical.value(type, column);
+        }
         boolean pg = dialect == Dialect.POSTGRES;
+        if (pg && form.asBigQuery()) {
+            String source = BigQueryCanonical.source(type, column);
+            if (source != null) {
+                return source;
+            }
+        }
         return switch (type.kind()) {
             case BOOLEAN ->
                     "CASE WHEN " + column + " THEN 't' WHEN NOT " + column + " THEN 'f' END";
@@ -185,16 +213,31 @@ final class Canonical {
      * significant digits, {@code e}, and the exponent of 0.digits ({@code 1.5} is {@code 15e1}).
      */
     static String floating(String t) {
+        return floating(
+                t,
+                (text, separator, n) -> "split_part(" + text + ", " + separator + ", " + n + ")",
+                "INTEGER");
+    }
+
+    /** The {@code n}th part (from 1) of a text cut at a separator, '' past the last, in SQL. */
+    interface SplitPart {
+        String of(String text, String separator, int n);
+    }
+
+    /** {@link #floating(String)} with the database's split part and integer type. */
+    static String floating(String t, SplitPart part, String integer) {
         String a = "ltrim(" + t + ", '-')";
-        String mantissa = "split_part(" + a + ", 'e', 1)";
+        String mantissa = part.of(a, "'e'", 1);
         String exponent =
                 "CASE WHEN strpos("
                         + a
-                        + ", 'e') > 0 THEN CAST(split_part("
-                        + a
-                        + ", 'e', 2) AS INTEGER) ELSE 0 END";
-        String whole = "split_part(" + mantissa + ", '.', 1)";
-        String digits = "(" + whole + " || split_part(" + mantissa + ", '.', 2))";
+                        + ", 'e') > 0 THEN CAST("
+                        + part.of(a, "'e'", 2)
+                        + " AS "
+                        + integer
+                        + ") ELSE 0 END";
+        String whole = part.of(mantissa, "'.'", 1);
+        String digits = "(" + whole + " || " + part.of(mantissa, "'.'", 2) + ")";
         String leadingZeros = "(length(" + digits + ") - length(ltrim(" + digits + ", '0')))";
         String sign = "CASE WHEN left(" + t + ", 1) = '-' THEN '-' ELSE '' END";
         return "CASE WHEN lower("
@@ -222,6 +265,20 @@ final class Canonical {
                 + exponent
                 + " - "
                 + leadingZeros
-                + " AS VARCHAR) END";
+                + " AS "
+                + (integer.equals("INT64") ? "STRING" : "VARCHAR")
+                + ") END";
+    }
+
+    /** {@code name} quoted as an identifier of {@code dialect} (an alias, a column). */
+    static String name(Dialect dialect, String name) {
+        return dialect == Dialect.BIGQUERY
+                ? "`" + name.replace("`", "\\`") + "`"
+                : "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    /** {@code a} modulo {@code b}: BigQuery has no {@code %} operator. */
+    static String mod(Dialect dialect, String a, String b) {
+        return dialect == Dialect.BIGQUERY ? "MOD(" + a + ", " + b + ")" : a + " % " + b;
     }
 }

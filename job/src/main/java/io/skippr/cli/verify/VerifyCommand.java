@@ -54,7 +54,7 @@ import picocli.CommandLine.Option;
                     + " change-data-capture pipeline's replication slot is read through a temporary"
                     + " copy, dropped at the end).",
             "This version compares PostgreSQL data sources with Postgres, DuckDB, Redshift,"
-                    + " ClickHouse, SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS,"
+                    + " BigQuery, ClickHouse, SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS,"
                     + " AzureBlob and SFTP data sinks (Parquet, JSONL or CSV),"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
@@ -70,6 +70,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     "Postgres",
                     "DuckDB",
                     "Redshift",
+                    "BigQuery",
                     "ClickHouse",
                     "LocalFile",
                     "S3",
@@ -80,7 +81,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     AthenaIcebergSinkFactory.KIND);
 
     /** The data sinks that record loads ({@link LoadsTable}). */
-    static final List<String> LOADS = List.of("Postgres", "DuckDB", "Redshift");
+    static final List<String> LOADS = List.of("Postgres", "DuckDB", "Redshift", "BigQuery");
 
     /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
     private static final String LOCKED = " is locked by another process";
@@ -128,8 +129,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     "Verify only the loads after LOAD, as skipprd history prints it (RUN, or"
                             + " RUN.CHECKPOINT of a continuous run; 0 for every recorded load): each"
                             + " load's row count and checksum, and source and destination within the"
-                            + " cursor range those loads cover. Postgres, DuckDB and Redshift data"
-                            + " sinks.")
+                            + " cursor range those loads cover. Postgres, DuckDB, Redshift and"
+                            + " BigQuery data sinks.")
     String since;
 
     @Option(names = "--json", description = "Print one JSON document instead of the table.")
@@ -176,7 +177,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres, DuckDB, Redshift, ClickHouse,"
+                            + " data sink it loads (Postgres, DuckDB, Redshift, BigQuery, ClickHouse,"
                             + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake or AthenaIceberg)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
@@ -188,7 +189,7 @@ public final class VerifyCommand implements Callable<Integer> {
                             + sinkSettings.entry().name()
                             + " ("
                             + sinkKind
-                            + "); skipprd verify reads Postgres, DuckDB, Redshift, ClickHouse,"
+                            + "); skipprd verify reads Postgres, DuckDB, Redshift, BigQuery, ClickHouse,"
                             + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake and AthenaIceberg"
                             + " data sinks only in this version");
         }
@@ -198,7 +199,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 throw new UsageException(
                         "--since checks the loads a data sink records in "
                                 + LoadsTable.NAME
-                                + ", which Postgres, DuckDB and Redshift data sinks do; pipeline '"
+                                + ", which Postgres, DuckDB, Redshift and BigQuery data sinks do; pipeline '"
                                 + pipeline
                                 + "' loads data_sinks."
                                 + sinkSettings.entry().name()
@@ -469,6 +470,9 @@ public final class VerifyCommand implements Callable<Integer> {
      * (RedshiftDatabase), and verify sends it nothing but SELECTs.
      */
     static void readOnly(Connection c, Canonical.Dialect dialect) throws SQLException {
+        if (dialect == Canonical.Dialect.BIGQUERY) {
+            return; // each query job alone (no snapshot across them), in UTC; only SELECTs
+        }
         if (dialect == Canonical.Dialect.REDSHIFT) {
             fifteenDigits(c);
             c.setAutoCommit(false);
