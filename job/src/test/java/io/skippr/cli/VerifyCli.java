@@ -3,6 +3,9 @@ package io.skippr.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.bigquery.BigQueryConnect;
+import io.skippr.sinks.bigquery.BigQueryDatabase;
+import io.skippr.sinks.bigquery.fake.FakeBigQuery;
 import io.skippr.sinks.redshift.TestRedshift;
 import io.skippr.sinks.snowflake.TestSnowflake;
 import io.skippr.sinks.snowflake.fake.FakeSnowflake;
@@ -69,6 +72,30 @@ final class VerifyCli {
         args[4] = pipeline;
         System.arraycopy(more, 0, args, 5, more.length);
         return run(dir, args);
+    }
+
+    /** A BigQuery data sink entry loading dataset {@code dataset} of project skippr-verify. */
+    static String bigQuerySink(FakeBigQuery fake, String dataset) {
+        return "    BigQuery:\n      project_id: skippr-verify\n      dataset: "
+                + dataset
+                + "\n      endpoint: "
+                + fake.url()
+                + "\n      write_endpoint: "
+                + fake.writeEndpoint()
+                + "\n";
+    }
+
+    /** The connection the sink of {@link #bigQuerySink} makes: GoogleSQL as query jobs. */
+    static java.sql.Connection bigQuery(FakeBigQuery fake, String dataset) throws IOException {
+        return new BigQueryDatabase(
+                        BigQueryConnect.of(
+                                "skippr-verify",
+                                dataset,
+                                "US",
+                                null,
+                                fake.url(),
+                                fake.writeEndpoint()))
+                .connect();
     }
 
     /**

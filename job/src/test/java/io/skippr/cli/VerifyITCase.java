@@ -324,7 +324,8 @@ class VerifyITCase {
                                 "",
                                 "error: pipeline 'mixed' loads data_sinks.warehouse (Stdout);"
                                         + " skipprd verify reads Postgres, DuckDB, Redshift,"
-                                        + " Snowflake, ClickHouse, LocalFile, S3, GCS, AzureBlob, SFTP,"
+                                        + " Snowflake, BigQuery, ClickHouse, LocalFile, S3, GCS,"
+                                        + " AzureBlob, SFTP,"
                                         + " SkipprLake and AthenaIceberg data sinks only in this"
                                         + " version\n"));
 

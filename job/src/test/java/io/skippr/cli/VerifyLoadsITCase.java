@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.bigquery.fake.FakeBigQuery;
 import io.skippr.sinks.redshift.TestRedshift;
 import io.skippr.sinks.snowflake.TestSnowflake;
 import java.io.IOException;
@@ -36,6 +37,7 @@ class VerifyLoadsITCase {
 
     private TestPostgres pg;
     private String sinkSchema;
+    private String quote = "\""; // how the destination's SQL quotes a column name
 
     @BeforeEach
     void setUp() throws SQLException {
@@ -113,6 +115,33 @@ class VerifyLoadsITCase {
                             + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
                             + " records them; run skipprd sync --pipeline shop first\n");
         }
+    }
+
+    @Test
+    void bigQuery() throws Exception {
+        quote = "`"; // GoogleSQL's "…" is a string
+        try (FakeBigQuery fake = FakeBigQuery.start()) {
+            config(VerifyCli.bigQuerySink(fake, sinkSchema));
+            check(
+                    () -> {
+                        try {
+                            return VerifyCli.bigQuery(fake, sinkSchema);
+                        } catch (IOException e) {
+                            throw new SQLException(e);
+                        }
+                    },
+                    "`" + sinkSchema + "`.`orders`",
+                    "`" + sinkSchema + "`.`_skippr_loads`",
+                    "error: data_sinks.warehouse holds no load of pipeline 'shop' in `"
+                            + sinkSchema
+                            + "`.`_skippr_loads`: it records each commit's loads since Skippr"
+                            + " records them; run skipprd sync --pipeline shop first\n");
+        }
+    }
+
+    /** A column name quoted as the destination's SQL quotes it. */
+    private String name(String column) {
+        return quote + column + quote;
     }
 
     private interface Destination {
@@ -200,7 +229,7 @@ class VerifyLoadsITCase {
         try (Connection c = destination.connect();
                 Statement s = c.createStatement()) {
             broken2 = load2 - idChecksum(s, table, 120, 120);
-            s.execute("DELETE FROM " + table + " WHERE \"id\" IN (5, 120)");
+            s.execute("DELETE FROM " + table + " WHERE " + name("id") + " IN (5, 120)");
         }
         CliRun since1 = VerifyCli.verify(dir, "shop", "--since", "1");
         assertThat(since1.exitCode()).as(since1.all()).isEqualTo(1);
@@ -255,7 +284,9 @@ class VerifyLoadsITCase {
                         s.executeQuery(
                                 "SELECT count(*) FROM "
                                         + loadsTable
-                                        + " WHERE \"mode\" = 'once'")) {
+                                        + " WHERE "
+                                        + name("mode")
+                                        + " = 'once'")) {
             rs.next();
             assertThat(rs.getLong(1)).as("one row per stream and run").isEqualTo(2);
         }
@@ -273,14 +304,17 @@ class VerifyLoadsITCase {
     }
 
     /** The sum of the first 15 hex digits of the ids of rows {@code from} to {@code to}. */
-    private static long idChecksum(Statement s, String table, long from, long to)
-            throws SQLException {
+    private long idChecksum(Statement s, String table, long from, long to) throws SQLException {
         long sum = 0;
         try (ResultSet rs =
                 s.executeQuery(
-                        "SELECT \"_skippr_id\" FROM "
+                        "SELECT "
+                                + name("_skippr_id")
+                                + " FROM "
                                 + table
-                                + " WHERE \"id\" BETWEEN "
+                                + " WHERE "
+                                + name("id")
+                                + " BETWEEN "
                                 + from
                                 + " AND "
                                 + to)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.skippr.job.TestPostgres;
+import io.skippr.sinks.bigquery.fake.FakeBigQuery;
 import io.skippr.sinks.redshift.TestRedshift;
 import io.skippr.sinks.snowflake.TestSnowflake;
 import java.nio.file.Files;
@@ -171,6 +172,54 @@ class VerifyWarehousesITCase {
 
     private String config() {
         return dir.resolve("skippr.yml").toString();
+    }
+
+    @Test
+    void bigQuery() throws Exception {
+        String dataset = pg.schema + "_bq";
+        try (FakeBigQuery fake = FakeBigQuery.start()) {
+            config(VerifyCli.bigQuerySink(fake, dataset));
+            syncAndCompareClean();
+            try (Connection c = VerifyCli.bigQuery(fake, dataset);
+                    Statement s = c.createStatement()) {
+                String mixed = "`" + dataset + "`.`mixed`";
+                s.execute("DELETE FROM " + mixed + " WHERE `id` = 10");
+                s.execute("INSERT INTO " + mixed + " SELECT * FROM " + mixed + " WHERE `id` = 20");
+                s.execute("UPDATE " + mixed + " SET `note` = 'changed' WHERE `id` = 30");
+                s.execute("UPDATE " + mixed + " SET `amount` = NULL WHERE `id` = 40");
+                s.execute(
+                        "INSERT INTO "
+                                + mixed
+                                + " (`id`, `note`, `_skippr_id`, `_skippr_synced_at`)"
+                                + " VALUES (100000, 'extra', 'extra', CURRENT_TIMESTAMP())");
+                s.execute(
+                        "INSERT INTO `"
+                                + dataset
+                                + "`.`pairs` (`code`, `u`, `v`, `_skippr_id`, `_skippr_synced_at`)"
+                                + " VALUES ('zz', '00000000-0000-0000-0000-000000000000', 0,"
+                                + " 'extra', CURRENT_TIMESTAMP())");
+            }
+            compareBroken();
+
+            // history lists the run: one load per stream, their exact row counts
+            CliRun history =
+                    VerifyCli.run(
+                            dir,
+                            "history",
+                            "--config",
+                            dir.resolve("skippr.yml").toString(),
+                            "--pipeline",
+                            "wh",
+                            "--json");
+            assertThat(history.exitCode()).as(history.all()).isZero();
+            JsonNode loads = JSON.readTree(history.out()).get("loads");
+            assertThat(loads.size()).isEqualTo(2);
+            assertThat(loads.get(0).get("load").asText()).isEqualTo("1");
+            assertThat(loads.get(0).get("stream").asText()).isEqualTo("mixed");
+            assertThat(loads.get(0).get("rows").asLong()).isEqualTo(ROWS);
+            assertThat(loads.get(1).get("stream").asText()).isEqualTo("pairs");
+            assertThat(loads.get(1).get("rows").asLong()).isEqualTo(PAIRS);
+        }
     }
 
     private void config(String sink) throws Exception {

@@ -13,14 +13,15 @@ import java.util.stream.Collectors;
 final class Canonical {
     /**
      * The SQL a side is read with: the PostgreSQL source, a PostgreSQL, DuckDB, ClickHouse,
-     * Redshift or Snowflake sink.
+     * Redshift, Snowflake or BigQuery sink.
      */
     enum Dialect {
         POSTGRES,
         DUCKDB,
         CLICKHOUSE,
         REDSHIFT,
-        SNOWFLAKE
+        SNOWFLAKE,
+        BIGQUERY
     }
 
     /**
@@ -34,12 +35,19 @@ final class Canonical {
      * @param jsonAsJsonl JSON as a JSONL file holds it: a value that is JSON's {@code null}
      *     compared as NULL (JSONL files write it as they write a NULL), line breaks between tokens
      *     as spaces (a file keeps each row on its line)
+     * @param asBigQuery BigQuery's differences (BigQueryCanonical): a double to 15 significant
+     *     digits, a real as its own shortest text, JSON by its presence only
      */
-    record Form(boolean jsonAsStored, boolean wholeSeconds, boolean jsonAsJsonl) {
+    record Form(
+            boolean jsonAsStored, boolean wholeSeconds, boolean jsonAsJsonl, boolean asBigQuery) {
         static final Form EXACT = new Form(false, false);
 
         Form(boolean jsonAsStored, boolean wholeSeconds) {
-            this(jsonAsStored, wholeSeconds, false);
+            this(jsonAsStored, wholeSeconds, false, false);
+        }
+
+        Form(boolean jsonAsStored, boolean wholeSeconds, boolean jsonAsJsonl) {
+            this(jsonAsStored, wholeSeconds, jsonAsJsonl, false);
         }
     }
 
@@ -71,6 +79,7 @@ final class Canonical {
         String bytes =
                 switch (dialect) {
                     case POSTGRES, REDSHIFT, SNOWFLAKE -> text("octet_length(" + text + ")");
+                    case BIGQUERY -> BigQueryCanonical.text("BYTE_LENGTH(" + text + ")");
                     case DUCKDB -> text("strlen(" + text + ")");
                     // a CAST to String refuses NULL there; toString keeps it
                     case CLICKHOUSE -> "toString(length(" + text + "))";
@@ -79,7 +88,12 @@ final class Canonical {
     }
 
     private static String md5(Dialect dialect, String sql) {
-        return dialect == Dialect.CLICKHOUSE ? "lower(hex(MD5(" + sql + ")))" : "md5(" + sql + ")";
+        return switch (dialect) {
+            case CLICKHOUSE -> "lower(hex(MD5(" + sql + ")))";
+            // MD5 is BYTES there
+            case BIGQUERY -> "TO_HEX(MD5(" + sql + "))";
+            default -> "md5(" + sql + ")";
+        };
     }
 
     /** The order-free sums of a range's row hashes, as the columns of a SELECT (see Side). */
@@ -99,6 +113,11 @@ final class Canonical {
                     "CAST(sum(to_number(substr("
                             + hash
                             + ", 1, 15), 'XXXXXXXXXXXXXXX')) AS VARCHAR)";
+            // a hex INT64 from its 0x text, summed as BIGNUMERIC: an INT64 SUM fails on overflow
+            case BIGQUERY ->
+                    "CAST(SUM(CAST(CAST('0x' || SUBSTR("
+                            + hash
+                            + ", 1, 15) AS INT64) AS BIGNUMERIC)) AS STRING)";
             case CLICKHOUSE ->
                     "sum(reinterpretAsUInt32(reverse(unhex(substring("
                             + hash
@@ -123,7 +142,16 @@ final class Canonical {
         if (dialect == Dialect.SNOWFLAKE) {
             return SnowflakeCanonical.value(type, column);
         }
+        if (dialect == Dialect.BIGQUERY) {
+            return BigQueryCanonical.value(type, column);
+        }
         boolean pg = dialect == Dialect.POSTGRES;
+        if (pg && form.asBigQuery()) {
+            String source = BigQueryCanonical.source(type, column);
+            if (source != null) {
+                return source;
+            }
+        }
         return switch (type.kind()) {
             case BOOLEAN ->
                     "CASE WHEN " + column + " THEN 't' WHEN NOT " + column + " THEN 'f' END";
@@ -179,9 +207,14 @@ final class Canonical {
 
     /** Trailing zeros of the fraction dropped: 1234.50 and 1234.5 are one value. */
     static String decimal(String t) {
-        return "CASE WHEN position('.' IN "
-                + t
-                + ") > 0 THEN rtrim(rtrim("
+        return decimal(t, TextSql.STANDARD);
+    }
+
+    /** {@link #decimal(String)} in the database's text functions. */
+    static String decimal(String t, TextSql sql) {
+        return "CASE WHEN "
+                + sql.position("'.'", t)
+                + " > 0 THEN rtrim(rtrim("
                 + t
                 + ", '0'), '.') ELSE "
                 + t
@@ -194,16 +227,66 @@ final class Canonical {
      * significant digits, {@code e}, and the exponent of 0.digits ({@code 1.5} is {@code 15e1}).
      */
     static String floating(String t) {
+        return floating(t, TextSql.STANDARD);
+    }
+
+    /**
+     * The text functions {@link #decimal} and {@link #floating} need, whose names differ between
+     * databases: standard SQL's in {@link #STANDARD} (PostgreSQL, DuckDB, Redshift, Snowflake).
+     */
+    interface TextSql {
+        /**
+         * The {@code n}th part (from 1) of {@code text} cut at {@code separator}, '' past the last.
+         */
+        String splitPart(String text, String separator, int n);
+
+        /** Where {@code needle} starts in {@code text}, from 1; 0 when it is not there. */
+        String position(String needle, String text);
+
+        /** The integer type a cast names. */
+        String integer();
+
+        /** The text type a cast names. */
+        String text();
+
+        TextSql STANDARD =
+                new TextSql() {
+                    @Override
+                    public String splitPart(String text, String separator, int n) {
+                        return "split_part(" + text + ", " + separator + ", " + n + ")";
+                    }
+
+                    @Override
+                    public String position(String needle, String text) {
+                        return "position(" + needle + " IN " + text + ")";
+                    }
+
+                    @Override
+                    public String integer() {
+                        return "INTEGER";
+                    }
+
+                    @Override
+                    public String text() {
+                        return "VARCHAR";
+                    }
+                };
+    }
+
+    /** {@link #floating(String)} in the database's text functions. */
+    static String floating(String t, TextSql sql) {
         String a = "ltrim(" + t + ", '-')";
-        String mantissa = "split_part(" + a + ", 'e', 1)";
+        String mantissa = sql.splitPart(a, "'e'", 1);
         String exponent =
-                "CASE WHEN position('e' IN "
-                        + a
-                        + ") > 0 THEN CAST(split_part("
-                        + a
-                        + ", 'e', 2) AS INTEGER) ELSE 0 END";
-        String whole = "split_part(" + mantissa + ", '.', 1)";
-        String digits = "(" + whole + " || split_part(" + mantissa + ", '.', 2))";
+                "CASE WHEN "
+                        + sql.position("'e'", a)
+                        + " > 0 THEN CAST("
+                        + sql.splitPart(a, "'e'", 2)
+                        + " AS "
+                        + sql.integer()
+                        + ") ELSE 0 END";
+        String whole = sql.splitPart(mantissa, "'.'", 1);
+        String digits = "(" + whole + " || " + sql.splitPart(mantissa, "'.'", 2) + ")";
         String leadingZeros = "(length(" + digits + ") - length(ltrim(" + digits + ", '0')))";
         String sign = "CASE WHEN left(" + t + ", 1) = '-' THEN '-' ELSE '' END";
         return "CASE WHEN lower("
@@ -231,6 +314,20 @@ final class Canonical {
                 + exponent
                 + " - "
                 + leadingZeros
-                + " AS VARCHAR) END";
+                + " AS "
+                + sql.text()
+                + ") END";
+    }
+
+    /** {@code name} quoted as an identifier of {@code dialect} (an alias, a column). */
+    static String name(Dialect dialect, String name) {
+        return dialect == Dialect.BIGQUERY
+                ? "`" + name.replace("`", "\\`") + "`"
+                : "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    /** {@code a} modulo {@code b}: BigQuery has no {@code %} operator. */
+    static String mod(Dialect dialect, String a, String b) {
+        return dialect == Dialect.BIGQUERY ? "MOD(" + a + ", " + b + ")" : a + " % " + b;
     }
 }

@@ -50,7 +50,7 @@ interface Destination {
     }
 
     /**
-     * A Postgres, DuckDB, Redshift or Snowflake data sink, read over JDBC ({@link
+     * A Postgres, DuckDB, Redshift, Snowflake or BigQuery data sink, read over JDBC ({@link
      * io.skippr.sinks.sql.SqlReadBack}).
      */
     static Destination sql(
@@ -71,7 +71,11 @@ interface Destination {
             public Canonical.Form form() {
                 // DuckDB keeps JSON's text as given, Redshift's and Snowflake's VARCHAR too;
                 // PostgreSQL's is jsonb
-                return new Canonical.Form(dialect != Canonical.Dialect.POSTGRES, false);
+                return new Canonical.Form(
+                        dialect != Canonical.Dialect.POSTGRES,
+                        false,
+                        false,
+                        dialect == Canonical.Dialect.BIGQUERY);
             }
 
             @Override

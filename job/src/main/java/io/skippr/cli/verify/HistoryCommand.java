@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
                     + LoadsTable.NAME
                     + ", newest first: per load and stream, when it committed, how many rows it"
                     + " loaded, their checksum and the cursor range they cover. Postgres, DuckDB,"
-                    + " Redshift and Snowflake data sinks record loads. Reads the sink and writes nothing.",
+                    + " Redshift, Snowflake and BigQuery data sinks record loads. Reads the sink and writes nothing.",
             "Exit codes: 0 loads listed, 2 configuration error or no load recorded."
         })
 public final class HistoryCommand implements Callable<Integer> {
@@ -91,7 +91,7 @@ public final class HistoryCommand implements Callable<Integer> {
                                             + " ("
                                             + kind
                                             + ")")
-                            + "; Postgres, DuckDB, Redshift and Snowflake data sinks record loads in "
+                            + "; Postgres, DuckDB, Redshift, Snowflake and BigQuery data sinks record loads in "
                             + LoadsTable.NAME
                             + ", others none yet");
         }

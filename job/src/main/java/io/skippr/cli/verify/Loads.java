@@ -79,34 +79,58 @@ final class Loads {
             String sink,
             String stream)
             throws SQLException {
+        String at = Canonical.name(dialect, "committed_at");
         String text =
                 switch (dialect) {
                     case POSTGRES, REDSHIFT ->
-                            "to_char(\"committed_at\" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')";
+                            "to_char(" + at + " AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')";
                     case SNOWFLAKE ->
-                            "to_char(convert_timezone('UTC', \"committed_at\"),"
-                                    + " 'YYYY-MM-DD HH24:MI:SS')";
-                    default -> "strftime(\"committed_at\" AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S')";
+                            "to_char(convert_timezone('UTC', " + at + "), 'YYYY-MM-DD HH24:MI:SS')";
+                    case BIGQUERY -> "FORMAT_TIMESTAMP('%Y-%m-%d %H:%M:%S', " + at + ", 'UTC')";
+                    default -> "strftime(" + at + " AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S')";
                 };
         List<String> params = new ArrayList<>();
+        java.util.function.Function<String, String> q = n -> Canonical.name(dialect, n);
         String where =
-                " WHERE \"pipeline\" = "
+                " WHERE "
+                        + q.apply("pipeline")
+                        + " = "
                         + reader.bind(pipeline, params)
-                        + " AND \"sink\" = "
+                        + " AND "
+                        + q.apply("sink")
+                        + " = "
                         + reader.bind(sink, params);
         if (stream != null) {
-            where += " AND \"stream\" = " + reader.bind(stream, params);
+            where += " AND " + q.apply("stream") + " = " + reader.bind(stream, params);
         }
         Map<String, Load> loads = new LinkedHashMap<>();
+        String columns =
+                String.join(
+                        ", ",
+                        q.apply("stream"),
+                        q.apply("run"),
+                        q.apply("checkpoint"),
+                        q.apply("mode"),
+                        text,
+                        q.apply("rows"),
+                        q.apply("checksum"),
+                        q.apply("position_type"),
+                        q.apply("position_from"),
+                        q.apply("position_to"));
         for (String[] row :
                 reader.query(
-                        "SELECT \"stream\", \"run\", \"checkpoint\", \"mode\", "
-                                + text
-                                + ", \"rows\", \"checksum\", \"position_type\","
-                                + " \"position_from\", \"position_to\" FROM "
+                        "SELECT "
+                                + columns
+                                + " FROM "
                                 + table
                                 + where
-                                + " ORDER BY \"run\", \"checkpoint\", \"stream\", \"subtask\"",
+                                + " ORDER BY "
+                                + String.join(
+                                        ", ",
+                                        q.apply("run"),
+                                        q.apply("checkpoint"),
+                                        q.apply("stream"),
+                                        q.apply("subtask")),
                         params)) {
             String mode = row[3];
             long run = Long.parseLong(row[1]);

@@ -122,16 +122,23 @@ record Side(
         Arrays.fill(found, new Summary(0, null));
         for (String[] row :
                 reader.query(
-                        "SELECT \"part\", count(*), "
-                                + Canonical.hashSums(dialect, "\"h\"")
+                        "SELECT "
+                                + name("part")
+                                + ", count(*), "
+                                + Canonical.hashSums(dialect, name("h"))
                                 + " FROM (SELECT "
                                 + part
-                                + " AS \"part\", "
+                                + " AS "
+                                + name("part")
+                                + ", "
                                 + hash
-                                + " AS \"h\" FROM "
+                                + " AS "
+                                + name("h")
+                                + " FROM "
                                 + table
                                 + where
-                                + ") q GROUP BY \"part\"",
+                                + ") q GROUP BY "
+                                + name("part"),
                         params)) {
             int i = Integer.parseInt(row[0]);
             if (i >= 0) {
@@ -180,11 +187,11 @@ record Side(
         long step = Math.max(1, (rows + parts - 1) / parts);
         List<String> shown = new ArrayList<>();
         for (int i = 0; i < key.size(); i++) {
-            shown.add(shown(key.get(i)) + " AS \"k" + i + "\"");
+            shown.add(shown(key.get(i)) + " AS " + name("k" + i));
         }
         String outer =
                 IntStream.range(0, key.size())
-                        .mapToObj(i -> "\"k" + i + "\"")
+                        .mapToObj(i -> name("k" + i))
                         .collect(Collectors.joining(", "));
         List<String> params = new ArrayList<>();
         String where = where(range, params);
@@ -210,12 +217,15 @@ record Side(
                                 + String.join(", ", shown)
                                 + ", row_number() OVER (ORDER BY "
                                 + order()
-                                + ") AS \"rn\" FROM "
+                                + ") AS "
+                                + name("rn")
+                                + " FROM "
                                 + table
                                 + where
-                                + ") q WHERE \"rn\" % "
-                                + step
-                                + " = 0 ORDER BY \"rn\"";
+                                + ") q WHERE "
+                                + Canonical.mod(dialect, name("rn"), String.valueOf(step))
+                                + " = 0 ORDER BY "
+                                + name("rn");
         List<List<String>> cuts = new ArrayList<>();
         for (String[] row : reader.query(select, params)) {
             cuts.add(List.of(row));
@@ -231,12 +241,11 @@ record Side(
             KeyColumn c = key.get(i);
             columns.add(
                     Canonical.value(dialect, c.type(), c.sql(), Canonical.Form.EXACT)
-                            + " AS \"_skippr_canonical_"
-                            + i
-                            + "\"");
+                            + " AS "
+                            + name("_skippr_canonical_" + i));
         }
         for (int i = 0; i < key.size(); i++) {
-            columns.add(shown(key.get(i)) + " AS \"_skippr_shown_" + i + "\"");
+            columns.add(shown(key.get(i)) + " AS " + name("_skippr_shown_" + i));
         }
         return String.join(", ", columns);
     }
@@ -256,6 +265,7 @@ record Side(
             case POSTGRES -> c.sql() + "::text";
             case DUCKDB, SNOWFLAKE -> "CAST(" + c.sql() + " AS VARCHAR)";
             case REDSHIFT -> RedshiftCanonical.text(c.sql());
+            case BIGQUERY -> BigQueryCanonical.text(c.sql());
             case CLICKHOUSE -> "toString(" + c.sql() + ")";
         };
     }
@@ -275,6 +285,10 @@ record Side(
         return dialect == Canonical.Dialect.POSTGRES && c.type().kind() == DataType.Kind.STRING
                 ? sql + " COLLATE \"C\""
                 : sql;
+    }
+
+    private String name(String alias) {
+        return Canonical.name(dialect, alias);
     }
 
     private String order() {

@@ -17,9 +17,9 @@ import java.sql.SQLException;
 import java.util.Map;
 
 /**
- * A pipeline's Postgres, DuckDB, Redshift or Snowflake data sink, read in one transaction (see
- * {@link VerifyCommand#readOnly}): the destination {@code verify} compares and {@code history}
- * reads loads from.
+ * A pipeline's Postgres, DuckDB, Redshift, Snowflake or BigQuery data sink, read in one transaction
+ * where it has them (see {@link VerifyCommand#readOnly}): the destination {@code verify} compares
+ * and {@code history} reads loads from.
  */
 final class SinkDatabase implements AutoCloseable {
     private final Connection connection;
@@ -46,8 +46,8 @@ final class SinkDatabase implements AutoCloseable {
 
     /**
      * Opens data sink {@code settings} of kind {@code kind} (Postgres, DuckDB, Redshift or
-     * Snowflake) of {@code pipeline}; a DuckDB file that does not exist yet, or one another process
-     * holds, is a usage error.
+     * Snowflake or BigQuery) of {@code pipeline}; a DuckDB file that does not exist yet, or one
+     * another process holds, is a usage error.
      */
     static SinkDatabase open(String pipeline, ResolvedSettings settings, String kind)
             throws SQLException {
@@ -76,6 +76,7 @@ final class SinkDatabase implements AutoCloseable {
             case "DuckDB" -> Canonical.Dialect.DUCKDB;
             case "Redshift" -> Canonical.Dialect.REDSHIFT;
             case "Snowflake" -> Canonical.Dialect.SNOWFLAKE;
+            case "BigQuery" -> Canonical.Dialect.BIGQUERY;
             default -> Canonical.Dialect.POSTGRES;
         };
     }

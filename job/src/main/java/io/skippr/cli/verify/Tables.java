@@ -192,7 +192,12 @@ final class Tables {
             return qualified;
         }
         String cursor = table.cursorColumn();
-        return ranged(qualified, quote(cursor), table.column(cursor).castType(), range);
+        return ranged(
+                Canonical.Dialect.POSTGRES,
+                qualified,
+                quote(cursor),
+                table.column(cursor).castType(),
+                range);
     }
 
     /** The destination table as queries read it, or its rows in {@code range}. */
@@ -206,33 +211,51 @@ final class Tables {
                             + read
                             + " WHERE NOT COALESCE("
                             + destination.quote(mark)
-                            + ", FALSE)) AS \"_skippr_live\"";
+                            + ", FALSE)) AS "
+                            + Canonical.name(destination.dialect(), "_skippr_live");
         }
         if (range == null) {
             return read;
         }
         String cursor = destination.column(table.cursorColumn());
         return ranged(
-                read, destination.quote(cursor), destination.castType(columns.get(cursor)), range);
+                destination.dialect(),
+                read,
+                destination.quote(cursor),
+                destination.castType(columns.get(cursor)),
+                range);
     }
 
     /** {@code table}'s rows whose {@code cursor} is in {@code range}, as a FROM item. */
-    private static String ranged(String table, String cursor, String castType, CursorRange range) {
+    private static String ranged(
+            Canonical.Dialect dialect,
+            String table,
+            String cursor,
+            String castType,
+            CursorRange range) {
         return "(SELECT * FROM "
                 + table
                 + " WHERE "
                 + cursor
                 + " >= CAST("
-                + literal(range.from())
+                + literal(dialect, range.from())
                 + " AS "
                 + castType
                 + ") AND "
                 + cursor
                 + " <= CAST("
-                + literal(range.to())
+                + literal(dialect, range.to())
                 + " AS "
                 + castType
-                + ")) AS \"_skippr_range\"";
+                + ")) AS "
+                + Canonical.name(dialect, "_skippr_range");
+    }
+
+    /** {@code value} as a string literal of {@code dialect}: GoogleSQL escapes with backslashes. */
+    static String literal(Canonical.Dialect dialect, String value) {
+        return dialect == Canonical.Dialect.BIGQUERY
+                ? "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+                : literal(value);
     }
 
     static String literal(String value) {

@@ -54,7 +54,7 @@ import picocli.CommandLine.Option;
                     + " change-data-capture pipeline's replication slot is read through a temporary"
                     + " copy, dropped at the end).",
             "This version compares PostgreSQL data sources with Postgres, DuckDB, Redshift,"
-                    + " Snowflake, ClickHouse, SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS,"
+                    + " Snowflake, BigQuery, ClickHouse, SkipprLake and AthenaIceberg data sinks and LocalFile, S3, GCS,"
                     + " AzureBlob and SFTP data sinks (Parquet, JSONL or CSV),"
                     + " for tables with a primary key of one or more integer, numeric, text, uuid,"
                     + " date, time or timestamp columns.",
@@ -71,6 +71,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     "DuckDB",
                     "Redshift",
                     "Snowflake",
+                    "BigQuery",
                     "ClickHouse",
                     "LocalFile",
                     "S3",
@@ -81,7 +82,8 @@ public final class VerifyCommand implements Callable<Integer> {
                     AthenaIcebergSinkFactory.KIND);
 
     /** The data sinks that record loads ({@link LoadsTable}). */
-    static final List<String> LOADS = List.of("Postgres", "DuckDB", "Redshift", "Snowflake");
+    static final List<String> LOADS =
+            List.of("Postgres", "DuckDB", "Redshift", "Snowflake", "BigQuery");
 
     /** How {@code DuckDbDatabase} begins to say that another process holds the file. */
     private static final String LOCKED = " is locked by another process";
@@ -130,7 +132,7 @@ public final class VerifyCommand implements Callable<Integer> {
                             + " RUN.CHECKPOINT of a continuous run; 0 for every recorded load): each"
                             + " load's row count and checksum, and source and destination within the"
                             + " cursor range those loads cover. Postgres, DuckDB, Redshift and"
-                            + " Snowflake data sinks.")
+                            + " Snowflake and BigQuery data sinks.")
     String since;
 
     @Option(names = "--json", description = "Print one JSON document instead of the table.")
@@ -177,7 +179,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     "pipeline '"
                             + pipeline
                             + "' has no data sink; skipprd verify compares a data source with the"
-                            + " data sink it loads (Postgres, DuckDB, Redshift, Snowflake, ClickHouse,"
+                            + " data sink it loads (Postgres, DuckDB, Redshift, Snowflake, BigQuery, ClickHouse,"
                             + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake or AthenaIceberg)");
         }
         String sinkKind = sinkSettings.entry().kind().name();
@@ -189,7 +191,7 @@ public final class VerifyCommand implements Callable<Integer> {
                             + sinkSettings.entry().name()
                             + " ("
                             + sinkKind
-                            + "); skipprd verify reads Postgres, DuckDB, Redshift, Snowflake, ClickHouse,"
+                            + "); skipprd verify reads Postgres, DuckDB, Redshift, Snowflake, BigQuery, ClickHouse,"
                             + " LocalFile, S3, GCS, AzureBlob, SFTP, SkipprLake and AthenaIceberg"
                             + " data sinks only in this version");
         }
@@ -199,7 +201,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 throw new UsageException(
                         "--since checks the loads a data sink records in "
                                 + LoadsTable.NAME
-                                + ", which Postgres, DuckDB, Redshift and Snowflake data sinks do; pipeline '"
+                                + ", which Postgres, DuckDB, Redshift, Snowflake and BigQuery data sinks do; pipeline '"
                                 + pipeline
                                 + "' loads data_sinks."
                                 + sinkSettings.entry().name()
@@ -477,6 +479,9 @@ public final class VerifyCommand implements Callable<Integer> {
         if (dialect == Canonical.Dialect.SNOWFLAKE) {
             c.setAutoCommit(false);
             return;
+        }
+        if (dialect == Canonical.Dialect.BIGQUERY) {
+            return; // each query job alone (no snapshot across them), in UTC; only SELECTs
         }
         if (dialect == Canonical.Dialect.REDSHIFT) {
             fifteenDigits(c);

@@ -376,4 +376,26 @@ public final class BigQueryDialect implements SqlDialect {
                 + " NULL, `bounded` BOOL NOT NULL, `write_mode` STRING NOT NULL, `rows` INT64 NOT"
                 + " NULL, `positions` STRING)";
     }
+
+    /**
+     * The loads table ({@code LoadsTable}). Its rows are inserted by their own query job after the
+     * marker row's (BigQuery's jobs each commit alone): a commit stopped between the two keeps its
+     * rows and marker but records no load.
+     */
+    @Override
+    public String loadsTable(String qualified) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + qualified
+                + " (`pipeline` STRING NOT NULL, `sink` STRING NOT NULL, `stream` STRING NOT NULL,"
+                + " `run` INT64 NOT NULL, `checkpoint` INT64 NOT NULL, `subtask` INT64 NOT NULL,"
+                + " `mode` STRING NOT NULL, `rows` INT64 NOT NULL, `checksum` INT64 NOT NULL,"
+                + " `position_type` STRING, `position_from` STRING, `position_to` STRING,"
+                + " `committed_at` TIMESTAMP NOT NULL)";
+    }
+
+    /** The time of the loads' query job: the table declares no default. */
+    @Override
+    public String commitTime() {
+        return "CURRENT_TIMESTAMP()";
+    }
 }

@@ -7,6 +7,7 @@ import io.skippr.core.spi.SinkFactory;
 import io.skippr.core.spi.SkipprSink;
 import io.skippr.sinks.deadletters.KeepsDeadletters;
 import io.skippr.sinks.deadletters.KeptDeadletters;
+import io.skippr.sinks.sql.SqlReadBack;
 import io.skippr.sinks.sql.SqlSinks;
 import java.util.Map;
 
@@ -15,7 +16,7 @@ import java.util.Map;
  * Storage Write API's PENDING streams, then moved by query jobs that are each repeatable, the
  * marker row last (see {@code docs/connectors/bigquery.md}).
  */
-public final class BigQuerySinkFactory implements SinkFactory, KeepsDeadletters {
+public final class BigQuerySinkFactory implements SinkFactory, KeepsDeadletters, SqlReadBack {
     @Override
     public String kind() {
         return "BigQuery";
@@ -42,8 +43,23 @@ public final class BigQuerySinkFactory implements SinkFactory, KeepsDeadletters 
                 database(context), context, context.settings().requireString("dataset"));
     }
 
+    /** The project as the sink connects to it; verify sends it only SELECT query jobs. */
+    @Override
+    public BigQueryDatabase readOnly(ResolvedSettings settings) {
+        return database(settings);
+    }
+
+    /** The dataset. */
+    @Override
+    public String schema(ResolvedSettings settings) {
+        return settings.requireString("dataset");
+    }
+
     private static BigQueryDatabase database(SinkContext context) {
-        ResolvedSettings s = context.settings();
+        return database(context.settings());
+    }
+
+    private static BigQueryDatabase database(ResolvedSettings s) {
         String dataset = s.requireString("dataset");
         BigQueryConnect connect;
         try {
@@ -57,7 +73,8 @@ public final class BigQuerySinkFactory implements SinkFactory, KeepsDeadletters 
                             s.string("write_endpoint").orElse(null));
         } catch (IllegalArgumentException e) {
             throw ConfigException.of(
-                    "skippr.yml", "data_sinks." + context.entry() + ".BigQuery: " + e.getMessage());
+                    "skippr.yml",
+                    "data_sinks." + s.entry().name() + ".BigQuery: " + e.getMessage());
         }
         return new BigQueryDatabase(connect);
     }

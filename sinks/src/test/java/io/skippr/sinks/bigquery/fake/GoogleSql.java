@@ -177,7 +177,7 @@ final class GoogleSql {
                     (head.startsWith("DELETE") ? "DELETE" : "UPDATE")
                             + " must have a WHERE clause");
         }
-        String pg = out.toString();
+        String pg = GoogleSqlFunctions.translate(out.toString());
         Matcher m = REPLACE.matcher(pg);
         if (m.matches()) {
             return new Translated(
