@@ -65,25 +65,8 @@ class VerifyWarehousesITCase {
         try (TestRedshift redshift = new TestRedshift()) {
             config(VerifyCli.redshiftSink(redshift, schema));
             syncAndCompareClean();
-            try (Connection c = redshift.database().connect();
-                    Statement s = c.createStatement()) {
-                String mixed = "\"" + schema + "\".\"mixed\"";
-                s.execute("DELETE FROM " + mixed + " WHERE \"id\" = 10");
-                s.execute(
-                        "INSERT INTO " + mixed + " SELECT * FROM " + mixed + " WHERE \"id\" = 20");
-                s.execute("UPDATE " + mixed + " SET \"note\" = 'changed' WHERE \"id\" = 30");
-                s.execute("UPDATE " + mixed + " SET \"amount\" = NULL WHERE \"id\" = 40");
-                s.execute(
-                        "INSERT INTO "
-                                + mixed
-                                + " (\"id\", \"note\", \"_skippr_id\", \"_skippr_synced_at\")"
-                                + " VALUES (100000, 'extra', 'extra', SYSDATE)");
-                s.execute(
-                        "INSERT INTO \""
-                                + schema
-                                + "\".\"pairs\" (\"code\", \"u\", \"v\", \"_skippr_id\","
-                                + " \"_skippr_synced_at\") VALUES ('zz',"
-                                + " '00000000-0000-0000-0000-000000000000', 0, 'extra', SYSDATE)");
+            try (Connection c = redshift.database().connect()) {
+                breakOnPurpose(c, schema, "\"", "SYSDATE");
             }
             compareBroken();
 
@@ -118,26 +101,8 @@ class VerifyWarehousesITCase {
         try (TestSnowflake snowflake = new TestSnowflake()) {
             config(VerifyCli.snowflakeSink(snowflake, schema));
             syncAndCompareClean();
-            try (Connection c = VerifyCli.snowflake(snowflake);
-                    Statement s = c.createStatement()) {
-                String mixed = "\"" + schema + "\".\"mixed\"";
-                s.execute("DELETE FROM " + mixed + " WHERE \"id\" = 10");
-                s.execute(
-                        "INSERT INTO " + mixed + " SELECT * FROM " + mixed + " WHERE \"id\" = 20");
-                s.execute("UPDATE " + mixed + " SET \"note\" = 'changed' WHERE \"id\" = 30");
-                s.execute("UPDATE " + mixed + " SET \"amount\" = NULL WHERE \"id\" = 40");
-                s.execute(
-                        "INSERT INTO "
-                                + mixed
-                                + " (\"id\", \"note\", \"_skippr_id\", \"_skippr_synced_at\")"
-                                + " VALUES (100000, 'extra', 'extra', CURRENT_TIMESTAMP)");
-                s.execute(
-                        "INSERT INTO \""
-                                + schema
-                                + "\".\"pairs\" (\"code\", \"u\", \"v\", \"_skippr_id\","
-                                + " \"_skippr_synced_at\") VALUES ('zz',"
-                                + " '00000000-0000-0000-0000-000000000000', 0, 'extra',"
-                                + " CURRENT_TIMESTAMP)");
+            try (Connection c = VerifyCli.snowflake(snowflake)) {
+                breakOnPurpose(c, schema, "\"", "CURRENT_TIMESTAMP");
             }
             compareBroken();
 
@@ -180,24 +145,8 @@ class VerifyWarehousesITCase {
         try (FakeBigQuery fake = FakeBigQuery.start()) {
             config(VerifyCli.bigQuerySink(fake, dataset));
             syncAndCompareClean();
-            try (Connection c = VerifyCli.bigQuery(fake, dataset);
-                    Statement s = c.createStatement()) {
-                String mixed = "`" + dataset + "`.`mixed`";
-                s.execute("DELETE FROM " + mixed + " WHERE `id` = 10");
-                s.execute("INSERT INTO " + mixed + " SELECT * FROM " + mixed + " WHERE `id` = 20");
-                s.execute("UPDATE " + mixed + " SET `note` = 'changed' WHERE `id` = 30");
-                s.execute("UPDATE " + mixed + " SET `amount` = NULL WHERE `id` = 40");
-                s.execute(
-                        "INSERT INTO "
-                                + mixed
-                                + " (`id`, `note`, `_skippr_id`, `_skippr_synced_at`)"
-                                + " VALUES (100000, 'extra', 'extra', CURRENT_TIMESTAMP())");
-                s.execute(
-                        "INSERT INTO `"
-                                + dataset
-                                + "`.`pairs` (`code`, `u`, `v`, `_skippr_id`, `_skippr_synced_at`)"
-                                + " VALUES ('zz', '00000000-0000-0000-0000-000000000000', 0,"
-                                + " 'extra', CURRENT_TIMESTAMP())");
+            try (Connection c = VerifyCli.bigQuery(fake, dataset)) {
+                breakOnPurpose(c, dataset, "`", "CURRENT_TIMESTAMP()");
             }
             compareBroken();
 
@@ -219,6 +168,72 @@ class VerifyWarehousesITCase {
             assertThat(loads.get(0).get("rows").asLong()).isEqualTo(ROWS);
             assertThat(loads.get(1).get("stream").asText()).isEqualTo("pairs");
             assertThat(loads.get(1).get("rows").asLong()).isEqualTo(PAIRS);
+        }
+    }
+
+    /**
+     * Breaks the destination through its own connection, as {@link #compareBroken} expects: key 10
+     * deleted, 20 duplicated, 30 changed, 40's amount set to NULL, an extra key in each table.
+     */
+    private static void breakOnPurpose(Connection c, String schema, String quote, String now)
+            throws SQLException {
+        java.util.function.UnaryOperator<String> q = name -> quote + name + quote;
+        String mixed = q.apply(schema) + "." + q.apply("mixed");
+        String meta = q.apply("_skippr_id") + ", " + q.apply("_skippr_synced_at");
+        try (Statement s = c.createStatement()) {
+            s.execute("DELETE FROM " + mixed + " WHERE " + q.apply("id") + " = 10");
+            s.execute(
+                    "INSERT INTO "
+                            + mixed
+                            + " SELECT * FROM "
+                            + mixed
+                            + " WHERE "
+                            + q.apply("id")
+                            + " = 20");
+            s.execute(
+                    "UPDATE "
+                            + mixed
+                            + " SET "
+                            + q.apply("note")
+                            + " = 'changed' WHERE "
+                            + q.apply("id")
+                            + " = 30");
+            s.execute(
+                    "UPDATE "
+                            + mixed
+                            + " SET "
+                            + q.apply("amount")
+                            + " = NULL WHERE "
+                            + q.apply("id")
+                            + " = 40");
+            s.execute(
+                    "INSERT INTO "
+                            + mixed
+                            + " ("
+                            + q.apply("id")
+                            + ", "
+                            + q.apply("note")
+                            + ", "
+                            + meta
+                            + ") VALUES (100000, 'extra', 'extra', "
+                            + now
+                            + ")");
+            s.execute(
+                    "INSERT INTO "
+                            + q.apply(schema)
+                            + "."
+                            + q.apply("pairs")
+                            + " ("
+                            + q.apply("code")
+                            + ", "
+                            + q.apply("u")
+                            + ", "
+                            + q.apply("v")
+                            + ", "
+                            + meta
+                            + ") VALUES ('zz', '00000000-0000-0000-0000-000000000000', 0, 'extra', "
+                            + now
+                            + ")");
         }
     }
 
