@@ -8,7 +8,6 @@ import io.skippr.sinks.bigquery.BigQueryDatabase;
 import io.skippr.sinks.bigquery.fake.FakeBigQuery;
 import io.skippr.sinks.redshift.TestRedshift;
 import io.skippr.sinks.snowflake.TestSnowflake;
-import io.skippr.sinks.snowflake.fake.FakeSnowflake;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,13 +75,7 @@ final class VerifyCli {
 
     /** A BigQuery data sink entry loading dataset {@code dataset} of project skippr-verify. */
     static String bigQuerySink(FakeBigQuery fake, String dataset) {
-        return "    BigQuery:\n      project_id: skippr-verify\n      dataset: "
-                + dataset
-                + "\n      endpoint: "
-                + fake.url()
-                + "\n      write_endpoint: "
-                + fake.writeEndpoint()
-                + "\n";
+        return fake.sinkYaml("skippr-verify", dataset);
     }
 
     /** The connection the sink of {@link #bigQuerySink} makes: GoogleSQL as query jobs. */
@@ -125,17 +118,7 @@ final class VerifyCli {
      * account, logging in with {@code ${SF_PASSWORD}} ({@link #env}).
      */
     static String snowflakeSink(TestSnowflake snowflake, String schema) {
-        return "    Snowflake:\n      account: "
-                + FakeSnowflake.ACCOUNT
-                + "\n      endpoint: "
-                + snowflake.endpoint()
-                + "\n      user: "
-                + TestSnowflake.USER
-                + "\n      password: ${SF_PASSWORD}\n      database: "
-                + FakeSnowflake.DATABASE
-                + "\n      schema: "
-                + schema
-                + "\n      warehouse: FAKE_WH\n";
+        return snowflake.sinkYaml(schema, "SF_PASSWORD");
     }
 
     /** A connection to {@code snowflake}'s fake account through the official driver. */

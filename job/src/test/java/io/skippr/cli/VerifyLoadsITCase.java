@@ -58,14 +58,7 @@ class VerifyLoadsITCase {
     @Test
     void postgres() throws Exception {
         config(TestPostgres.sinkYaml(sinkSchema));
-        check(
-                () -> pg.connect(),
-                "\"" + sinkSchema + "\".\"orders\"",
-                "\"" + sinkSchema + "\".\"_skippr_loads\"",
-                "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
-                        + sinkSchema
-                        + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
-                        + " records them; run skipprd sync --pipeline shop first\n");
+        check(() -> pg.connect());
     }
 
     @Test
@@ -92,13 +85,7 @@ class VerifyLoadsITCase {
                         } catch (IOException e) {
                             throw new SQLException(e);
                         }
-                    },
-                    "\"" + sinkSchema + "\".\"orders\"",
-                    "\"" + sinkSchema + "\".\"_skippr_loads\"",
-                    "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
-                            + sinkSchema
-                            + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
-                            + " records them; run skipprd sync --pipeline shop first\n");
+                    });
         }
     }
 
@@ -106,14 +93,7 @@ class VerifyLoadsITCase {
     void snowflake() throws Exception {
         try (TestSnowflake snowflake = new TestSnowflake()) {
             config(VerifyCli.snowflakeSink(snowflake, sinkSchema));
-            check(
-                    () -> VerifyCli.snowflake(snowflake),
-                    "\"" + sinkSchema + "\".\"orders\"",
-                    "\"" + sinkSchema + "\".\"_skippr_loads\"",
-                    "error: data_sinks.warehouse holds no load of pipeline 'shop' in \""
-                            + sinkSchema
-                            + "\".\"_skippr_loads\": it records each commit's loads since Skippr"
-                            + " records them; run skipprd sync --pipeline shop first\n");
+            check(() -> VerifyCli.snowflake(snowflake));
         }
     }
 
@@ -129,23 +109,33 @@ class VerifyLoadsITCase {
                         } catch (IOException e) {
                             throw new SQLException(e);
                         }
-                    },
-                    "`" + sinkSchema + "`.`orders`",
-                    "`" + sinkSchema + "`.`_skippr_loads`",
-                    "error: data_sinks.warehouse holds no load of pipeline 'shop' in `"
-                            + sinkSchema
-                            + "`.`_skippr_loads`: it records each commit's loads since Skippr"
-                            + " records them; run skipprd sync --pipeline shop first\n");
+                    });
         }
     }
 
-    /** A column name quoted as the destination's SQL quotes it. */
+    /** A name quoted as the destination's SQL quotes it. */
     private String name(String column) {
         return quote + column + quote;
     }
 
     private interface Destination {
         Connection connect() throws SQLException;
+    }
+
+    /**
+     * {@link #check(Destination, String, String, String)} of a sink loading {@code sinkSchema}: its
+     * tables' names quoted as the destination quotes them, and its error when it holds no load.
+     */
+    private void check(Destination destination) throws Exception {
+        String loads = name(sinkSchema) + "." + name("_skippr_loads");
+        check(
+                destination,
+                name(sinkSchema) + "." + name("orders"),
+                loads,
+                "error: data_sinks.warehouse holds no load of pipeline 'shop' in "
+                        + loads
+                        + ": it records each commit's loads since Skippr records them; run skipprd"
+                        + " sync --pipeline shop first\n");
     }
 
     private void check(Destination destination, String table, String loadsTable, String noLoads)

@@ -44,13 +44,7 @@ final class BigQueryFixture implements SinkFixture {
 
     @Override
     public String sinkYaml(Path dir) {
-        return "    BigQuery:\n      project_id: skippr-kit\n      dataset: "
-                + dataset
-                + "\n      endpoint: "
-                + fake.url()
-                + "\n      write_endpoint: "
-                + fake.writeEndpoint()
-                + "\n";
+        return fake.sinkYaml("skippr-kit", dataset);
     }
 
     @Override

@@ -45,17 +45,7 @@ final class SnowflakeFixture implements SinkFixture {
 
     @Override
     public String sinkYaml(Path dir) {
-        return "    Snowflake:\n      account: "
-                + FakeSnowflake.ACCOUNT
-                + "\n      endpoint: "
-                + snowflake.endpoint()
-                + "\n      user: "
-                + TestSnowflake.USER
-                + "\n      password: ${KIT_DST_PW}\n      database: "
-                + FakeSnowflake.DATABASE
-                + "\n      schema: "
-                + schema
-                + "\n      warehouse: FAKE_WH\n";
+        return snowflake.sinkYaml(schema, "KIT_DST_PW");
     }
 
     @Override

@@ -20,6 +20,26 @@ public final class TestSnowflake implements AutoCloseable {
     }
 
     /** The account's URL, as the sink's endpoint field takes it. */
+    /**
+     * A Snowflake data sink entry loading {@code schema} of this fake account, logging in with the
+     * password in {@code ${passwordVariable}}.
+     */
+    public String sinkYaml(String schema, String passwordVariable) {
+        return "    Snowflake:\n      account: "
+                + FakeSnowflake.ACCOUNT
+                + "\n      endpoint: "
+                + endpoint()
+                + "\n      user: "
+                + USER
+                + "\n      password: ${"
+                + passwordVariable
+                + "}\n      database: "
+                + FakeSnowflake.DATABASE
+                + "\n      schema: "
+                + schema
+                + "\n      warehouse: FAKE_WH\n";
+    }
+
     public String endpoint() {
         return fake.url().replace("jdbc:snowflake://", "http://").replace("/?ssl=off", "");
     }

@@ -115,6 +115,19 @@ public final class FakeBigQuery implements AutoCloseable {
     }
 
     /** The REST root URL, as the {@code endpoint} field holds it. */
+    /** A BigQuery data sink entry loading {@code dataset} of {@code project} on this fake. */
+    public String sinkYaml(String project, String dataset) {
+        return "    BigQuery:\n      project_id: "
+                + project
+                + "\n      dataset: "
+                + dataset
+                + "\n      endpoint: "
+                + url()
+                + "\n      write_endpoint: "
+                + writeEndpoint()
+                + "\n";
+    }
+
     public String url() {
         return "http://127.0.0.1:" + http.getAddress().getPort();
     }
